@@ -1,0 +1,55 @@
+// swift-tools-version: 6.0
+// Kamera: Apple's camera-vision stack (AVFoundation capture, Vision requests) for Linux.
+// C libraries come from Debian; zxing-cpp is built by scripts/setup.sh into a local
+// prefix found through pkg-config (scripts/env.sh sets PKG_CONFIG_PATH).
+import PackageDescription
+
+let package = Package(
+    name: "Kamera",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Kamera", targets: ["Kamera"]),
+        .executable(name: "kamera", targets: ["kamera"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CZXingEngine", pkgConfig: "zxing"),
+        .target(
+            name: "CZXing",
+            dependencies: ["CZXingEngine"],
+            cxxSettings: [.define("NDEBUG")]
+        ),
+
+        // Swift modules.
+        .target(name: "KameraCore"),
+        .target(name: "KameraImageIO", dependencies: ["KameraCore", "CTurboJPEG", "CPNG", "CWebP"]),
+        .target(name: "KameraVision", dependencies: ["KameraCore", "CZXing"]),
+        .target(name: "KameraRender", dependencies: ["KameraCore", "KameraVision", "CFreeType"]),
+        .target(name: "Kamera", dependencies: ["KameraCore", "KameraImageIO", "KameraVision", "KameraRender"]),
+        .executableTarget(
+            name: "kamera",
+            dependencies: [
+                "Kamera", "KameraTestMedia",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Synthetic scenes from real photos (codes warped, blurred, noised) for tests, demo and bench.
+        .target(name: "KameraTestMedia", dependencies: ["KameraCore", "KameraImageIO", "KameraVision"]),
+
+        .testTarget(name: "KameraCoreTests", dependencies: ["KameraCore"]),
+        .testTarget(name: "KameraImageIOTests", dependencies: ["KameraImageIO", "KameraTestMedia"]),
+        .testTarget(name: "KameraVisionTests", dependencies: ["Kamera", "KameraTestMedia"]),
+        .testTarget(name: "KameraRenderTests", dependencies: ["Kamera", "KameraTestMedia"]),
+        .testTarget(name: "KameraCLITests", dependencies: ["Kamera", "KameraTestMedia"]),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx20
+)

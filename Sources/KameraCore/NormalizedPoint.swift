@@ -1,0 +1,15 @@
+/// A point in Vision's normalized image space: 0…1 on both axes, origin at the lower-left.
+public struct NormalizedPoint: Sendable, Hashable, Codable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    /// The pixel position (top-left origin) of this point in an image of `size`.
+    public func toImageCoordinates(_ size: Size) -> PixelPoint {
+        PixelPoint(x: x * size.width, y: (1 - y) * size.height)
+    }
+}

@@ -1,0 +1,89 @@
+extension PixelBuffer {
+    /// The image scaled to `width` × `height`. Downscaling averages every source pixel
+    /// that falls in a destination pixel (no aliasing); upscaling interpolates bilinearly.
+    public func resized(width newWidth: Int, height newHeight: Int) -> PixelBuffer {
+        precondition(newWidth > 0 && newHeight > 0, "resize target must be positive")
+        if newWidth == width && newHeight == height { return self }
+        if newWidth <= width && newHeight <= height {
+            return areaAveraged(width: newWidth, height: newHeight)
+        }
+        return bilinear(width: newWidth, height: newHeight)
+    }
+
+    /// The image scaled so that its longer side is at most `maximumDimension` (never enlarged).
+    public func fitting(maximumDimension: Int) -> PixelBuffer {
+        let longer = max(width, height)
+        guard longer > maximumDimension else { return self }
+        let scale = Double(maximumDimension) / Double(longer)
+        return resized(width: max(1, Int((Double(width) * scale).rounded())),
+                       height: max(1, Int((Double(height) * scale).rounded())))
+    }
+
+    private func bilinear(width newWidth: Int, height newHeight: Int) -> PixelBuffer {
+        var out = PixelBuffer(width: newWidth, height: newHeight, format: format)
+        let bpp = format.bytesPerPixel
+        let sx = Double(width) / Double(newWidth), sy = Double(height) / Double(newHeight)
+        bytes.withUnsafeBufferPointer { s in
+            out.bytes.withUnsafeMutableBufferPointer { d in
+                for oy in 0..<newHeight {
+                    let fy = max(0, (Double(oy) + 0.5) * sy - 0.5)
+                    let y0 = min(Int(fy), height - 1), y1 = min(y0 + 1, height - 1)
+                    let wy = fy - Double(y0)
+                    for ox in 0..<newWidth {
+                        let fx = max(0, (Double(ox) + 0.5) * sx - 0.5)
+                        let x0 = min(Int(fx), width - 1), x1 = min(x0 + 1, width - 1)
+                        let wx = fx - Double(x0)
+                        let dBase = oy * out.bytesPerRow + ox * bpp
+                        for c in 0..<bpp {
+                            let p00 = Double(s[y0 * bytesPerRow + x0 * bpp + c])
+                            let p01 = Double(s[y0 * bytesPerRow + x1 * bpp + c])
+                            let p10 = Double(s[y1 * bytesPerRow + x0 * bpp + c])
+                            let p11 = Double(s[y1 * bytesPerRow + x1 * bpp + c])
+                            let top = p00 + (p01 - p00) * wx, bottom = p10 + (p11 - p10) * wx
+                            d[dBase + c] = UInt8(max(0, min(255, (top + (bottom - top) * wy).rounded())))
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    private func areaAveraged(width newWidth: Int, height newHeight: Int) -> PixelBuffer {
+        var out = PixelBuffer(width: newWidth, height: newHeight, format: format)
+        let bpp = format.bytesPerPixel
+        // Fractional box filter: each destination pixel covers [x*sx, (x+1)*sx) of the source.
+        let sx = Double(width) / Double(newWidth), sy = Double(height) / Double(newHeight)
+        var acc = [Double](repeating: 0, count: newWidth * bpp)
+        bytes.withUnsafeBufferPointer { s in
+            out.bytes.withUnsafeMutableBufferPointer { d in
+                for oy in 0..<newHeight {
+                    for i in acc.indices { acc[i] = 0 }
+                    let fy0 = Double(oy) * sy, fy1 = fy0 + sy
+                    var y = Int(fy0)
+                    while Double(y) < fy1 && y < height {
+                        let wy = min(fy1, Double(y + 1)) - max(fy0, Double(y))
+                        let row = y * bytesPerRow
+                        for ox in 0..<newWidth {
+                            let fx0 = Double(ox) * sx, fx1 = fx0 + sx
+                            var x = Int(fx0)
+                            while Double(x) < fx1 && x < width {
+                                let w = wy * (min(fx1, Double(x + 1)) - max(fx0, Double(x)))
+                                for c in 0..<bpp { acc[ox * bpp + c] += w * Double(s[row + x * bpp + c]) }
+                                x += 1
+                            }
+                        }
+                        y += 1
+                    }
+                    let norm = 1 / (sx * sy)
+                    for ox in 0..<newWidth {
+                        for c in 0..<bpp {
+                            d[oy * out.bytesPerRow + ox * bpp + c] = UInt8(max(0, min(255, (acc[ox * bpp + c] * norm).rounded())))
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import KameraCore
+
+/// Decodes JPEG, PNG and WebP bytes into upright images.
+public enum ImageDecoder {
+    /// Decodes `data`; `path` only labels errors. Applies the EXIF orientation unless disabled.
+    public static func decode(_ data: Data, path: String? = nil, options: ImageDecodingOptions = .init()) throws -> Image {
+        guard !data.isEmpty else { throw KameraError.emptyInput(path: path) }
+        guard let format = ImageFileFormat.detect(data) else {
+            throw KameraError.unsupportedFormat(path: path, detected: ImageFileFormat.describeUnknown(data))
+        }
+        let pixels: PixelBuffer
+        let exif: [UInt8]?
+        switch format {
+        case .jpeg:
+            pixels = try JPEGCodec.decode(data, path: path, options: options)
+            exif = ExifOrientationReader.exifBlock(inJPEG: [UInt8](data.prefix(256 * 1024)))
+        case .png:
+            pixels = try PNGCodec.decode(data, path: path, options: options)
+            exif = ExifOrientationReader.exifBlock(inPNG: [UInt8](data))
+        case .webp:
+            pixels = try WebPCodec.decode(data, path: path, options: options)
+            exif = ExifOrientationReader.exifBlock(inWebP: [UInt8](data))
+        }
+        let orientation = exif.flatMap(ExifOrientationReader.orientation(inExif:)) ?? .up
+        let url = path.map { URL(fileURLWithPath: $0) }
+        guard options.appliesOrientation else {
+            return Image(pixelBuffer: pixels, sourceOrientation: orientation, sourceURL: url)
+        }
+        return Image(pixelBuffer: pixels.applying(orientation), sourceOrientation: orientation, sourceURL: url)
+    }
+}

@@ -1,0 +1,13 @@
+/// How images are decoded.
+public struct ImageDecodingOptions: Sendable {
+    /// Largest width × height accepted. The declared size is checked before any pixel
+    /// memory is allocated, so a decompression bomb fails fast instead of exhausting memory.
+    public var maximumPixelCount: Int
+    /// Whether to turn the pixels upright according to the EXIF orientation.
+    public var appliesOrientation: Bool
+
+    public init(maximumPixelCount: Int = 120_000_000, appliesOrientation: Bool = true) {
+        self.maximumPixelCount = maximumPixelCount
+        self.appliesOrientation = appliesOrientation
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import KameraCore
+
+/// What to encode an image as.
+public enum ImageEncoding: Sendable, Equatable {
+    case png
+    /// JPEG with quality 1…100.
+    case jpeg(quality: Int)
+    /// Lossy WebP with quality 0…100.
+    case webp(quality: Int)
+    case webpLossless
+
+    /// The encoding a file name's extension implies (JPEG quality 92, WebP 90).
+    public init?(pathExtension: String) {
+        switch ImageFileFormat(pathExtension: pathExtension) {
+        case .png: self = .png
+        case .jpeg: self = .jpeg(quality: 92)
+        case .webp: self = .webp(quality: 90)
+        case nil: return nil
+        }
+    }
+}
+
+/// Encodes pixel buffers to PNG, JPEG or WebP.
+public enum ImageEncoder {
+    /// The encoded bytes of `buffer`.
+    public static func encode(_ buffer: PixelBuffer, as encoding: ImageEncoding) throws -> Data {
+        switch encoding {
+        case .png: try PNGCodec.encode(buffer)
+        case .jpeg(let quality): try JPEGCodec.encode(buffer, quality: quality)
+        case .webp(let quality): try WebPCodec.encode(buffer, quality: quality, lossless: false)
+        case .webpLossless: try WebPCodec.encode(buffer, quality: nil, lossless: true)
+        }
+    }
+
+    /// Writes `buffer` to `url` atomically (a partial file never replaces a good one), in
+    /// the encoding given or the one the extension implies.
+    public static func write(_ buffer: PixelBuffer, to url: URL, as encoding: ImageEncoding? = nil) throws {
+        guard let chosen = encoding ?? ImageEncoding(pathExtension: url.pathExtension) else {
+            throw KameraError.invalidArgument("cannot tell the image format of \(url.path): use .png, .jpg or .webp")
+        }
+        let data = try encode(buffer, as: chosen)
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw KameraError.writeFailed(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Installs everything Kamera needs on a Debian machine with the Swift toolchain:
+# Debian packages, and zxing-cpp built from its pinned PyPI source distribution
+# into a project-local prefix. Idempotent; a no-op taking well under a second
+# when everything is already in place. Prints the environment to use with `eval`.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/versions.sh
+source "$ROOT/scripts/versions.sh"
+
+log() { echo "setup: $*" >&2; }
+
+# --- Debian packages -------------------------------------------------------
+DEBIAN_PACKAGES=(
+    cmake ninja-build pkg-config g++            # build zxing-cpp
+    libturbojpeg0-dev libpng-dev libwebp-dev    # image codecs
+    libfreetype-dev fonts-dejavu-core           # overlay labels
+    opencv-doc                                  # real test media (photos, videos)
+    python3-pip                                 # benchmark peers (bench/ only)
+)
+missing=()
+for package in "${DEBIAN_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+# python3-pip is only for bench/, and many machines ship pip another way.
+if command -v pip3 >/dev/null 2>&1 || command -v pip >/dev/null 2>&1; then
+    missing=("${missing[@]/python3-pip}")
+fi
+read -r -a missing <<< "${missing[*]:-}"
+if ((${#missing[@]} > 0)); then
+    log "installing Debian packages: ${missing[*]}"
+    SUDO=""
+    if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# --- zxing-cpp from its PyPI sdist ----------------------------------------
+# Debian's libzxing (1.4.0) is built with assertions that abort the process on
+# some real photos, so Kamera builds the pinned current release itself (NDEBUG).
+PREFIX="$KAMERA_DEPS/zxing-cpp-$ZXING_VERSION"
+STAMP="$PREFIX/.kamera-built-$ZXING_SHA256"
+if [[ ! -f "$STAMP" ]]; then
+    log "building zxing-cpp $ZXING_VERSION into $PREFIX (about a minute)"
+    WORK="$(mktemp -d)"
+    trap 'rm -rf "$WORK"' EXIT
+    SDIST_CACHE="$KAMERA_CACHE/downloads"
+    mkdir -p "$SDIST_CACHE"
+    SDIST="$SDIST_CACHE/zxing_cpp-$ZXING_VERSION.tar.gz"
+    if [[ ! -f "$SDIST" ]] || ! echo "$ZXING_SHA256  $SDIST" | sha256sum -c --quiet - 2>/dev/null; then
+        rm -f "$SDIST"
+        PIP="$(command -v pip3 || command -v pip)"
+        # --no-binary for this package only: --no-binary :all: would build every
+        # build tool from source as well.
+        "$PIP" download --quiet --no-deps --no-binary zxing-cpp "zxing-cpp==$ZXING_VERSION" -d "$WORK/dl" >&2
+        mv "$WORK/dl/zxing_cpp-$ZXING_VERSION.tar.gz" "$SDIST"
+    fi
+    echo "$ZXING_SHA256  $SDIST" | sha256sum -c --quiet - || { log "sha256 mismatch for $SDIST"; exit 1; }
+    tar -xzf "$SDIST" -C "$WORK"
+    SRC="$WORK/zxing_cpp-$ZXING_VERSION/core"
+    cmake -S "$SRC" -B "$WORK/build" -G Ninja \
+        -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CXX_FLAGS="-DNDEBUG" -DCMAKE_C_FLAGS="-DNDEBUG" \
+        -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
+        -DZXING_READERS=ON -DZXING_WRITERS=NEW -DZXING_USE_BUNDLED_ZINT=ON \
+        -DZXING_EXPERIMENTAL_API=ON -DZXING_C_API=OFF \
+        -DCMAKE_INSTALL_PREFIX="$PREFIX" -DCMAKE_INSTALL_LIBDIR=lib >"$WORK/cmake.log" 2>&1 \
+        || { cat "$WORK/cmake.log" >&2; exit 1; }
+    cmake --build "$WORK/build" --parallel "$(nproc)" >"$WORK/build.log" 2>&1 \
+        || { tail -50 "$WORK/build.log" >&2; exit 1; }
+    rm -rf "$PREFIX"
+    cmake --install "$WORK/build" >/dev/null
+    touch "$STAMP"
+fi
+
+echo "export PKG_CONFIG_PATH=\"$PREFIX/lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\""
