@@ -100,6 +100,8 @@ extern "C" int kzx_read_gray(const uint8_t *pixels, int width, int height, int r
             kzx_barcode &item = items[filled++];
             item.format = duplicate(ZXing::ToString(barcode.format()));
             item.symbology = duplicate(ZXing::ToString(barcode.symbology()));
+            item.symbology_key = ZXing::SymbologyKey(barcode.format());
+            item.variant_key = ZXing::VariantKey(barcode.format());
             const auto &bytes = barcode.bytes();
             item.byte_count = static_cast<int>(bytes.size());
             item.bytes = static_cast<uint8_t *>(std::malloc(bytes.size() + 1));

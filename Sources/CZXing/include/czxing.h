@@ -29,7 +29,9 @@ typedef struct kzx_read_options {
 
 /// One decoded symbol. All pointers are owned by the result list.
 typedef struct kzx_barcode {
-    char *format;              /* zxing-cpp format name, e.g. "QRCode" */
+    char *format;              /* zxing-cpp format name, e.g. "QR Code" */
+    char symbology_key;        /* ISO/IEC 15424 symbology character, e.g. 'Q' */
+    char variant_key;          /* zxing-cpp variant character, e.g. 'm' for Micro QR */
     char *symbology;           /* the family, e.g. "QRCode" for "QRCodeModel2" */
     uint8_t *bytes;            /* raw payload bytes */
     int byte_count;

@@ -1,0 +1,63 @@
+import CZXing
+import Foundation
+import KameraCore
+
+/// One pass of zxing-cpp over a grayscale image.
+struct BarcodeReaderPass: Sendable {
+    var formats: String
+    var tryHarder = true
+    var tryRotate = true
+    var tryInvert = true
+    var tryDownscale = true
+    var tryDenoise = false
+    var binarizer: Int32 = 0
+    var maxSymbols: Int32 = 0
+
+    /// Decodes `gray` (gray8) and returns observations in its pixel coordinates.
+    func read(_ gray: PixelBuffer) throws -> [BarcodeObservation] {
+        precondition(gray.format == .gray8, "the barcode reader takes gray8")
+        var errorText = [CChar](repeating: 0, count: 512)
+        var list = kzx_barcode_list()
+        let status = formats.withCString { formatNames -> Int32 in
+            var options = kzx_read_options(
+                formats: formatNames, try_harder: tryHarder ? 1 : 0, try_rotate: tryRotate ? 1 : 0,
+                try_invert: tryInvert ? 1 : 0, try_downscale: tryDownscale ? 1 : 0, try_denoise: tryDenoise ? 1 : 0,
+                is_pure: 0, binarizer: binarizer, max_symbols: maxSymbols)
+            return gray.bytes.withUnsafeBufferPointer { pixels in
+                kzx_read_gray(pixels.baseAddress, Int32(gray.width), Int32(gray.height), Int32(gray.bytesPerRow),
+                              &options, &list, &errorText, errorText.count)
+            }
+        }
+        guard status == 0 else {
+            throw KameraError.barcodeEngineFailure(reason: String(decoding: errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        defer { kzx_barcode_list_free(&list) }
+        var results: [BarcodeObservation] = []
+        for i in 0..<Int(list.count) {
+            let item = list.items[i]
+            let format = String(cString: item.format)
+            guard let symbology = BarcodeSymbology(symbologyKey: Character(Unicode.Scalar(UInt8(bitPattern: item.symbology_key))),
+                                                   variantKey: Character(Unicode.Scalar(UInt8(bitPattern: item.variant_key)))) else { continue }
+            let data = Data(bytes: item.bytes, count: Int(item.byte_count))
+            let text = String(cString: item.text)
+            let contentType = String(cString: item.content_type)
+            let corners = withUnsafeBytes(of: item.corners) { Array($0.bindMemory(to: Int32.self)) }
+            func point(_ k: Int) -> PixelPoint { PixelPoint(x: Double(corners[2 * k]), y: Double(corners[2 * k + 1])) }
+            let ecLevel = String(cString: item.ec_level)
+            results.append(BarcodeObservation(
+                symbology: symbology,
+                // Binary payloads have no faithful text form; HRI text of those is escaped bytes.
+                payloadString: contentType == "Binary" ? String(data: data, encoding: .utf8) : text,
+                payloadData: data,
+                pixelCorners: Quad(topLeft: point(0), topRight: point(1), bottomRight: point(2), bottomLeft: point(3)),
+                imageSize: gray.size,
+                orientation: Int(item.orientation),
+                isMirrored: item.is_mirrored != 0,
+                isInverted: item.is_inverted != 0,
+                symbologyIdentifier: String(cString: item.symbology_identifier),
+                errorCorrectionLevel: ecLevel.isEmpty ? nil : ecLevel,
+                formatVariant: format))
+        }
+        return results
+    }
+}

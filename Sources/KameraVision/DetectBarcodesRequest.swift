@@ -1,0 +1,117 @@
+import Foundation
+import KameraCore
+
+/// Finds and decodes barcodes, like Vision's `DetectBarcodesRequest`: QR, Micro QR, rMQR,
+/// Aztec, Data Matrix, PDF417, MaxiCode and the linear families, several per image, at any
+/// rotation, mirrored or inverted.
+public struct DetectBarcodesRequest: ImageRequest {
+    /// How much work to spend per image.
+    public enum Effort: String, Sendable, CaseIterable, Codable {
+        /// One quick pass: no rotation, inversion or extra scales. For live video.
+        case fast
+        /// zxing-cpp's full single pass: rotations by 90°, inverted codes, downscaled copies.
+        case balanced
+        /// `balanced`, then further passes until nothing new turns up: denoising, a global
+        /// binarizer, linear codes at 45° and 135°, small images upscaled.
+        case thorough
+    }
+
+    /// The symbologies to look for (all by default).
+    public var symbologies: [BarcodeSymbology]
+    /// How much work to spend.
+    public var effort: Effort
+    /// Stop after this many codes (0: no limit).
+    public var maximumCount: Int
+
+    public init(symbologies: [BarcodeSymbology] = BarcodeSymbology.allCases, effort: Effort = .balanced, maximumCount: Int = 0) {
+        self.symbologies = symbologies
+        self.effort = effort
+        self.maximumCount = maximumCount
+    }
+
+    public func perform(in context: ImageAnalysisContext) throws -> [BarcodeObservation] {
+        try detect(in: context).map { $0.normalizingUPC(requested: symbologies) }
+    }
+
+    private func detect(in context: ImageAnalysisContext) throws -> [BarcodeObservation] {
+        guard !symbologies.isEmpty else { return [] }
+        let gray = context.grayscale
+        let formats = symbologies.flatMap(\.readerNames).joined(separator: ",")
+        var base = BarcodeReaderPass(formats: formats)
+        base.maxSymbols = Int32(max(0, min(254, maximumCount)))
+        switch effort {
+        case .fast:
+            base.tryHarder = false
+            base.tryRotate = false
+            base.tryInvert = false
+            return try base.read(gray)
+        case .balanced:
+            return try base.read(gray)
+        case .thorough:
+            return try thorough(gray, base: base)
+        }
+    }
+
+    private func thorough(_ gray: PixelBuffer, base: BarcodeReaderPass) throws -> [BarcodeObservation] {
+        var found = BarcodeCollection()
+        found.add(try base.read(gray))
+        var denoised = base
+        denoised.tryDenoise = true
+        found.add(try denoised.read(gray))
+        var global = base
+        global.binarizer = 1
+        found.add(try global.read(gray))
+
+        // Small images: zxing needs about 2 px per module; upscale so fine codes resolve.
+        if max(gray.width, gray.height) < 900 {
+            let scale = 2.0
+            let big = gray.resized(width: gray.width * 2, height: gray.height * 2)
+            found.add(try base.read(big).map { $0.mapped(by: PerspectiveTransform(matrix: [1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1]), into: gray.size) })
+        }
+
+        // Linear codes are only scanned along rows and columns; diagonal ones need a turned copy.
+        let linear = symbologies.filter { !$0.isTwoDimensional }
+        if !linear.isEmpty {
+            var pass = base
+            pass.formats = linear.flatMap(\.readerNames).joined(separator: ",")
+            for angle in [45.0, 135.0] {
+                let (turned, toSource) = gray.rotated(byDegrees: angle, fill: 255)
+                found.add(try pass.read(turned).map { $0.mapped(by: toSource, into: gray.size) })
+            }
+        }
+        let all = found.observations
+        return maximumCount > 0 ? Array(all.prefix(maximumCount)) : all
+    }
+}
+
+/// Observations merged across passes: one per symbol (same symbology and payload at an
+/// overlapping place).
+struct BarcodeCollection {
+    private(set) var observations: [BarcodeObservation] = []
+
+    mutating func add(_ new: [BarcodeObservation]) {
+        for candidate in new where !observations.contains(where: { $0.isSameSymbol(as: candidate) }) {
+            observations.append(candidate)
+        }
+    }
+}
+
+extension BarcodeObservation {
+    /// True for two sightings of one physical symbol.
+    func isSameSymbol(as other: BarcodeObservation) -> Bool {
+        guard symbology == other.symbology, payloadData == other.payloadData else { return false }
+        let a = pixelBounds, b = other.pixelBounds
+        // Linear codes scanned on one line have zero-height quads; compare centres instead.
+        let reach = max(a.width, a.height, b.width, b.height, 8)
+        return a.center.distance(to: b.center) < reach * 0.75
+    }
+
+    /// The observation with its corners moved through `transform`, in an image of `size`.
+    func mapped(by transform: PerspectiveTransform, into size: Size) -> BarcodeObservation {
+        var copy = self
+        copy.pixelCorners = Quad(topLeft: transform.apply(pixelCorners.topLeft), topRight: transform.apply(pixelCorners.topRight),
+                                 bottomRight: transform.apply(pixelCorners.bottomRight), bottomLeft: transform.apply(pixelCorners.bottomLeft))
+        copy.imageSize = size
+        return copy
+    }
+}

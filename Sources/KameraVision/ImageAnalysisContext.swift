@@ -1,0 +1,24 @@
+import KameraCore
+import Synchronization
+
+/// One image under analysis, with derived buffers (grayscale) computed once and shared by
+/// every request run on it.
+public final class ImageAnalysisContext: Sendable {
+    /// The image being analysed.
+    public let image: Image
+    private let grayCache = Mutex<PixelBuffer?>(nil)
+
+    public init(_ image: Image) {
+        self.image = image
+    }
+
+    /// The image as 8-bit luminance, converted on first use.
+    public var grayscale: PixelBuffer {
+        grayCache.withLock { cached in
+            if let cached { return cached }
+            let gray = image.pixelBuffer.converted(to: .gray8)
+            cached = gray
+            return gray
+        }
+    }
+}

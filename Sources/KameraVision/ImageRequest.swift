@@ -1,0 +1,25 @@
+import KameraCore
+
+/// A request that analyses one image, like Vision's `ImageProcessingRequest`.
+public protocol ImageRequest: Sendable {
+    associatedtype Result: Sendable
+    /// Runs the request on the image of `context`, reusing buffers other requests made.
+    func perform(in context: ImageAnalysisContext) throws -> Result
+}
+
+extension ImageRequest {
+    /// Runs the request on `image`.
+    public func perform(on image: Image) async throws -> Result {
+        try perform(in: ImageAnalysisContext(image))
+    }
+
+    /// Runs the request on upright pixels.
+    public func perform(on pixelBuffer: PixelBuffer) async throws -> Result {
+        try perform(in: ImageAnalysisContext(Image(pixelBuffer: pixelBuffer)))
+    }
+
+    /// Runs the request on `image` without suspending (for non-async callers).
+    public func performSynchronously(on image: Image) throws -> Result {
+        try perform(in: ImageAnalysisContext(image))
+    }
+}
