@@ -19,7 +19,7 @@ public enum PixelFormat: String, Sendable, CaseIterable, Codable {
     }
 
     /// Byte offsets of red, green and blue inside one pixel (all 0 for gray).
-    var rgbOffsets: (r: Int, g: Int, b: Int) {
+    public var rgbOffsets: (r: Int, g: Int, b: Int) {
         switch self {
         case .gray8: (0, 0, 0)
         case .rgb8, .rgba8: (0, 1, 2)
@@ -28,7 +28,7 @@ public enum PixelFormat: String, Sendable, CaseIterable, Codable {
     }
 
     /// Byte offset of alpha, if the format has one.
-    var alphaOffset: Int? {
+    public var alphaOffset: Int? {
         switch self {
         case .rgba8, .bgra8: 3
         default: nil

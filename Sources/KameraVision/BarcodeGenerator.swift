@@ -125,8 +125,21 @@ public struct BarcodeGenerator: Sendable {
         return out
     }
 
+    /// A generated symbol image and where the symbol lies inside its quiet zone.
+    public struct Rendering: Sendable {
+        /// Black on white, gray8.
+        public var image: PixelBuffer
+        /// The symbol's extent inside `image`, quiet zone excluded.
+        public var symbolRect: PixelRect
+    }
+
     /// The symbol drawn at `moduleSize` pixels per module inside its quiet zone.
     public func generate(_ payload: Payload) throws -> PixelBuffer {
+        try render(payload).image
+    }
+
+    /// The symbol drawn at `moduleSize` pixels per module, with its placement.
+    public func render(_ payload: Payload) throws -> Rendering {
         let matrix = try modules(for: payload)
         let quiet = quietZone ?? standardQuietZone
         guard quiet >= 0 else { throw KameraError.invalidArgument("quiet zone must not be negative") }
@@ -151,7 +164,9 @@ public struct BarcodeGenerator: Sendable {
                 }
             }
         }
-        return out
+        let symbolRect = PixelRect(x: Double(left), y: Double(top),
+                                   width: Double(matrix.width * moduleSize), height: Double(rows * moduleSize))
+        return Rendering(image: out, symbolRect: symbolRect)
     }
 
     /// Convenience: the symbol for a text payload.

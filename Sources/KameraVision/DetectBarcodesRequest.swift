@@ -30,7 +30,7 @@ public struct DetectBarcodesRequest: ImageRequest {
     }
 
     public func perform(in context: ImageAnalysisContext) throws -> [BarcodeObservation] {
-        try detect(in: context).map { $0.normalizingUPC(requested: symbologies) }
+        try detect(in: context).map { $0.normalizingGTIN(requested: symbologies) }
     }
 
     private func detect(in context: ImageAnalysisContext) throws -> [BarcodeObservation] {
@@ -69,18 +69,37 @@ public struct DetectBarcodesRequest: ImageRequest {
             found.add(try base.read(big).map { $0.mapped(by: PerspectiveTransform(matrix: [1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1]), into: gray.size) })
         }
 
-        // Linear codes are only scanned along rows and columns; diagonal ones need a turned copy.
-        let linear = symbologies.filter { !$0.isTwoDimensional }
-        if !linear.isEmpty {
+        // zxing-cpp reads linear codes and PDF417 only near 0° and 90°: turn the image so
+        // that each dominant stripe direction, and the diagonals, become axis-aligned.
+        let stripes = symbologies.filter { !$0.isTwoDimensional || $0 == .pdf417 || $0 == .microPDF417 }
+        if !stripes.isEmpty {
             var pass = base
-            pass.formats = linear.flatMap(\.readerNames).joined(separator: ",")
-            for angle in [45.0, 135.0] {
+            pass.formats = stripes.flatMap(\.readerNames).joined(separator: ",")
+            for angle in Self.rotationAngles(for: gray) {
                 let (turned, toSource) = gray.rotated(byDegrees: angle, fill: 255)
                 found.add(try pass.read(turned).map { $0.mapped(by: toSource, into: gray.size) })
             }
         }
         let all = found.observations
         return maximumCount > 0 ? Array(all.prefix(maximumCount)) : all
+    }
+}
+
+extension DetectBarcodesRequest {
+    /// Rotations (degrees) that bring the image's dominant stripe directions to the axes,
+    /// plus 45° for codes too small to dominate the histogram; angles within 8° of an axis
+    /// are left to the unrotated passes.
+    static func rotationAngles(for gray: PixelBuffer) -> [Double] {
+        var angles: [Double] = []
+        for gradient in StripeOrientationEstimator.dominantAngles(in: gray) + [45] {
+            let offAxis = gradient.truncatingRemainder(dividingBy: 90)
+            guard offAxis > 8, offAxis < 82 else { continue }
+            // The smallest clockwise or counter-clockwise turn that puts it on an axis; zxing's
+            // PDF417 reader does not find symbols turned a further 90°.
+            let turn = offAxis > 45 ? 90 - offAxis : -offAxis
+            if !angles.contains(where: { abs($0 - turn) < 6 }) { angles.append(turn) }
+        }
+        return angles
     }
 }
 

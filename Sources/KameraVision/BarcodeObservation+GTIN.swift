@@ -1,12 +1,19 @@
 import Foundation
 
 extension BarcodeObservation {
-    /// The observation with UPC payloads in the form printed under the bars: zxing-cpp 3
+    /// The observation with GTIN-family payloads (UPC, ITF-14) in the form printed under the bars: zxing-cpp 3
     /// reports UPC-A and UPC-E expanded to 13-digit GTINs, and UPC-A as EAN-13 whenever
     /// EAN-13 is also searched for. A UPC-A is an EAN-13 starting with 0, so when the
     /// caller asked for UPC-A such codes are reported as UPC-A with 12 digits, and UPC-E
     /// with its 8 digits.
-    func normalizingUPC(requested: [BarcodeSymbology]) -> BarcodeObservation {
+    func normalizingGTIN(requested: [BarcodeSymbology]) -> BarcodeObservation {
+        if symbology == .itf, requested.contains(.itf14), let text = payloadString, text.count == 14,
+           text.allSatisfy({ $0.isASCII && $0.isNumber }), Self.hasValidGS1CheckDigit(text) {
+            // zxing-cpp reports ITF-14 as plain ITF; a 14-digit ITF with a GS1 check digit is an ITF-14.
+            var copy = self
+            copy.symbology = .itf14
+            return copy
+        }
         guard let text = payloadString, text.count == 13, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) else {
             return self
         }
@@ -21,6 +28,14 @@ extension BarcodeObservation {
             break
         }
         return copy
+    }
+
+    static func hasValidGS1CheckDigit(_ digits: String) -> Bool {
+        let values = digits.compactMap(\.wholeNumberValue)
+        guard values.count == digits.count, let check = values.last else { return false }
+        var sum = 0
+        for (i, v) in values.dropLast().reversed().enumerated() { sum += v * (i % 2 == 0 ? 3 : 1) }
+        return (10 - sum % 10) % 10 == check
     }
 
     private mutating func setPayload(_ text: String) {

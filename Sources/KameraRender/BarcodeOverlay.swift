@@ -1,0 +1,69 @@
+import KameraCore
+import KameraVision
+
+/// Draws barcode results the way the seeds' overlays do: the bounds as a yellow oval, the
+/// corner polygon in green with a half-transparent fill, and the decoded message as a label.
+public struct BarcodeOverlay: Sendable {
+    public var boundsColor = Color.yellow
+    public var outlineColor = Color.green
+    public var fillOpacity = 0.5
+    /// Line width in pixels; nil scales it with the image.
+    public var lineWidth: Double?
+    /// Longest label shown before it is shortened with an ellipsis.
+    public var maximumLabelLength = 48
+
+    public init() {}
+
+    /// Draws `observations` onto `canvas`. Labels need `font`; without one they are skipped.
+    public func draw(_ observations: [BarcodeObservation], on canvas: inout Canvas, font: FontFace?) {
+        let buffer = canvas.buffer
+        let width = lineWidth ?? max(2, Double(max(buffer.width, buffer.height)) / 400)
+        for observation in observations {
+            // Scale corners if the observation was made on a differently sized image.
+            let sx = Double(buffer.width) / observation.imageSize.width
+            let sy = Double(buffer.height) / observation.imageSize.height
+            let corners = observation.pixelCorners.corners.map { PixelPoint(x: $0.x * sx, y: $0.y * sy) }
+            var bounds = PixelRect(enclosing: corners)
+            // Linear codes read on one scan line have a flat quad; give the marks some height.
+            if bounds.height < width * 4 { bounds = PixelRect(x: bounds.x, y: bounds.center.y - width * 4, width: bounds.width, height: width * 8) }
+            if bounds.width < width * 4 { bounds = PixelRect(x: bounds.center.x - width * 4, y: bounds.y, width: width * 8, height: bounds.height) }
+            let polygon = PixelRect(enclosing: corners).height < width * 4 || PixelRect(enclosing: corners).width < width * 4
+                ? Quad(bounds).corners : corners
+            canvas.fill(polygon: polygon, color: outlineColor.withOpacity(fillOpacity))
+            canvas.stroke(polygon, closed: true, lineWidth: width, color: outlineColor)
+            // The oval circumscribes the bounds (√2 larger), so it does not cut the corners.
+            let grow = 0.5 * (2.0.squareRoot() - 1)
+            let oval = PixelRect(x: bounds.x - bounds.width * grow, y: bounds.y - bounds.height * grow,
+                                 width: bounds.width * (1 + 2 * grow), height: bounds.height * (1 + 2 * grow))
+            canvas.stroke(ellipseIn: oval, lineWidth: width, color: boundsColor)
+            if let font { drawLabel(for: observation, below: oval, lineWidth: width, on: &canvas, font: font) }
+        }
+    }
+
+    private func drawLabel(for observation: BarcodeObservation, below oval: PixelRect, lineWidth: Double,
+                           on canvas: inout Canvas, font: FontFace) {
+        let text = Self.labelText(observation, limit: maximumLabelLength)
+        let size = max(12, min(48, Double(canvas.buffer.height) / 30))
+        let metrics = font.render(text, pixelSize: size)
+        let padding = size / 4
+        let boxWidth = Double(metrics.width) + 2 * padding, boxHeight = Double(metrics.height) + 2 * padding
+        var x = oval.center.x - boxWidth / 2
+        var y = oval.maxY + lineWidth
+        if y + boxHeight > Double(canvas.buffer.height) { y = oval.minY - boxHeight - lineWidth }
+        x = max(0, min(Double(canvas.buffer.width) - boxWidth, x))
+        y = max(0, min(Double(canvas.buffer.height) - boxHeight, y))
+        canvas.fill(rect: PixelRect(x: x, y: y, width: boxWidth, height: boxHeight), color: Color.black.withOpacity(0.65))
+        canvas.draw(text: text, at: PixelPoint(x: x + padding, y: y + padding), size: size, color: .white, font: font)
+    }
+
+    /// The label for an observation: its text with control characters shown as spaces,
+    /// shortened to `limit`; binary payloads as a byte count.
+    static func labelText(_ observation: BarcodeObservation, limit: Int) -> String {
+        guard let payload = observation.payloadString else {
+            return "\(observation.symbology.rawValue): \(observation.payloadData.count) bytes"
+        }
+        let cleaned = String(payload.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        let body = cleaned.count > limit ? cleaned.prefix(limit - 1) + "…" : Substring(cleaned)
+        return "\(observation.symbology.rawValue): \(body)"
+    }
+}

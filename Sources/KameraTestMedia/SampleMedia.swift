@@ -1,0 +1,37 @@
+import Foundation
+import KameraCore
+import KameraImageIO
+
+/// Real photos and videos from Debian's `opencv-doc` package, used by the demo, tests and
+/// benchmarks. `KAMERA_SAMPLE_MEDIA` points elsewhere.
+public enum SampleMedia {
+    /// The folder holding the sample files.
+    public static var directory: URL {
+        URL(fileURLWithPath: ProcessInfo.processInfo.environment["KAMERA_SAMPLE_MEDIA"]
+            ?? "/usr/share/doc/opencv-doc/examples/data")
+    }
+
+    /// Photos used as backgrounds for synthetic barcode scenes: varied texture and light.
+    public static let backgroundPhotos = ["messi5.jpg", "fruits.jpg", "baboon.jpg", "building.jpg", "home.jpg",
+                                          "lena.jpg", "starry_night.jpg", "board.jpg", "apple.jpg", "orange.jpg"]
+
+    /// The URL of a sample file, or a missing-resource error naming the package.
+    public static func url(_ name: String) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw KameraError.missingResource(name: "sample media \(url.path)",
+                                              hint: "run scripts/setup.sh (installs Debian's opencv-doc) or set KAMERA_SAMPLE_MEDIA")
+        }
+        return url
+    }
+
+    /// A decoded sample photo.
+    public static func photo(_ name: String) throws -> Image {
+        try Image(contentsOf: url(name))
+    }
+
+    /// The background photos that are present.
+    public static func availableBackgrounds() -> [String] {
+        backgroundPhotos.filter { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
+    }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import Kamera
+
+/// `kamera detect`: analyse image files and print one JSON document.
+struct DetectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "Detect barcodes in images (JPEG, PNG, WebP) and print the results as JSON.",
+        discussion: """
+            Prints {"results":[{"input":…,"width":…,"height":…,"barcodes":[…]}]}. boundingBox is \
+            normalized with a lower-left origin like Apple's Vision; pixelCorners are pixels with a \
+            top-left origin, ordered topLeft, topRight, bottomRight, bottomLeft. A file that fails gets \
+            an "error" entry, the others are still processed, and the exit code is 1.
+            """
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case json, table }
+
+    @Flag(name: .long, help: "Detect barcodes (the default, and for now the only detector).")
+    var barcodes = false
+
+    @Option(name: .long, help: "Comma-separated symbologies to look for (default: all). See `kamera symbologies`.")
+    var symbologies: String?
+
+    @Flag(name: .long, help: "Spend more effort: extra passes for damaged, tiny or diagonal linear codes (same as --effort thorough).")
+    var tryHarder = false
+
+    @Option(name: .long, help: "fast | balanced | thorough (default: balanced).")
+    var effort: String?
+
+    @Option(name: .long, help: "Draw the results onto a copy of the image: a file for one input, a directory for several.")
+    var annotate: String?
+
+    @Option(name: .long, help: "Output format: json or table.")
+    var format: OutputFormat = .json
+
+    @Option(name: .long, help: "Refuse images with more pixels than this (decompression-bomb guard).")
+    var maxPixels = ImageDecodingOptions().maximumPixelCount
+
+    @Argument(help: "Image files.")
+    var files: [String]
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one image file") }
+        if let effort, DetectBarcodesRequest.Effort(rawValue: effort) == nil {
+            throw ValidationError("--effort must be fast, balanced or thorough")
+        }
+        if let symbologies { _ = try parsedSymbologies(symbologies) }
+    }
+
+    private func parsedSymbologies(_ text: String) throws -> [BarcodeSymbology] {
+        do {
+            let list = try BarcodeSymbology.parseList(text)
+            guard !list.isEmpty else { throw ValidationError("--symbologies is empty") }
+            return list
+        } catch let error as KameraError {
+            throw ValidationError(error.reason)
+        }
+    }
+
+    func run() async throws {
+        let chosenEffort: DetectBarcodesRequest.Effort = tryHarder ? .thorough : (effort.flatMap(DetectBarcodesRequest.Effort.init) ?? .balanced)
+        let request = DetectBarcodesRequest(symbologies: try symbologies.map(parsedSymbologies) ?? BarcodeSymbology.allCases,
+                                            effort: chosenEffort)
+        let annotationTargets = try annotationPaths()
+        let decoding = ImageDecodingOptions(maximumPixelCount: maxPixels)
+
+        // Files are independent: analyse them concurrently, report them in the order given.
+        let results = await withTaskGroup(of: (Int, DetectionReport.FileResult).self) { group in
+            var next = 0
+            var collected: [(Int, DetectionReport.FileResult)] = []
+            let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+            func addTask(_ index: Int) {
+                let path = files[index], target = annotationTargets?[index]
+                group.addTask { (index, Self.analyse(path: path, request: request, decoding: decoding, annotateTo: target)) }
+            }
+            while next < min(width, files.count) { addTask(next); next += 1 }
+            for await result in group {
+                collected.append(result)
+                if next < files.count { addTask(next); next += 1 }
+            }
+            return collected.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        let report = DetectionReport(results: results)
+        print(format == .json ? try report.json() : report.table())
+        if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
+    }
+
+    /// Where each input's annotated copy goes: the path itself for one input, a file in the
+    /// directory for several.
+    private func annotationPaths() throws -> [String]? {
+        guard let annotate else { return nil }
+        if files.count == 1 && !annotate.hasSuffix("/") { return [annotate] }
+        do {
+            try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true)
+        } catch {
+            throw ValidationError("cannot create annotation directory \(annotate): \(error.localizedDescription)")
+        }
+        var used = Set<String>()
+        return files.map { file in
+            var stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+            while used.contains(stem) { stem += "_" }
+            used.insert(stem)
+            return URL(fileURLWithPath: annotate).appendingPathComponent("\(stem).annotated.png").path
+        }
+    }
+
+    private static func analyse(path: String, request: DetectBarcodesRequest, decoding: ImageDecodingOptions,
+                                annotateTo target: String?) -> DetectionReport.FileResult {
+        var result = DetectionReport.FileResult(input: path)
+        do {
+            let image = try Image(contentsOf: URL(fileURLWithPath: path), options: decoding)
+            result.width = image.width
+            result.height = image.height
+            let observations = try request.performSynchronously(on: image)
+            result.barcodes = observations.map(BarcodeRecord.init)
+            if let target {
+                var canvas = Canvas(image.pixelBuffer)
+                BarcodeOverlay().draw(observations, on: &canvas, font: try FontFace.standard())
+                try ImageEncoder.write(canvas.buffer, to: URL(fileURLWithPath: target))
+                result.annotated = target
+            }
+        } catch {
+            result.error = DetectionReport.FileError(error)
+        }
+        return result
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+import Kamera
+
+/// `kamera symbologies`: what can be read and generated.
+struct SymbologiesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "symbologies", abstract: "List the barcode symbologies.")
+
+    func run() {
+        print("NAME               2D   GENERATE")
+        for symbology in BarcodeSymbology.allCases {
+            print(symbology.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
+                + (symbology.isTwoDimensional ? " yes  " : " no   ") + (symbology.isGeneratable ? "yes" : "no"))
+        }
+    }
+}
