@@ -8,8 +8,9 @@ extension PixelBuffer {
         let angle = degrees * .pi / 180
         let c = cos(angle), s = sin(angle)
         let w = Double(width), h = Double(height)
-        let outWidth = max(1, Int((abs(w * c) + abs(h * s)).rounded(.up)))
-        let outHeight = max(1, Int((abs(w * s) + abs(h * c)).rounded(.up)))
+        // The tolerance keeps cos(90°) ≈ 6e-17 from adding a whole column.
+        let outWidth = max(1, Int((abs(w * c) + abs(h * s) - 1e-6).rounded(.up)))
+        let outHeight = max(1, Int((abs(w * s) + abs(h * c) - 1e-6).rounded(.up)))
         let (cx, cy) = (w / 2, h / 2)
         let (ocx, ocy) = (Double(outWidth) / 2, Double(outHeight) / 2)
         // Output → source: rotate back by -angle about the centres.
@@ -28,9 +29,13 @@ extension PixelBuffer {
                     let py = Double(oy) + 0.5
                     for ox in 0..<outWidth {
                         let px = Double(ox) + 0.5
-                        let sx = m[0] * px + m[1] * py + m[2] - 0.5
-                        let sy = m[3] * px + m[4] * py + m[5] - 0.5
-                        guard sx >= 0, sy >= 0, sx <= w - 1, sy <= h - 1 else { continue }
+                        var sx = m[0] * px + m[1] * py + m[2] - 0.5
+                        var sy = m[3] * px + m[4] * py + m[5] - 0.5
+                        // Half a pixel of slack: centres that land on the last row or column
+                        // through rounding error are inside.
+                        guard sx > -0.5, sy > -0.5, sx < w - 0.5, sy < h - 0.5 else { continue }
+                        sx = min(max(sx, 0), w - 1)
+                        sy = min(max(sy, 0), h - 1)
                         let ix = Int(sx), iy = Int(sy)
                         let jx = min(ix + 1, width - 1), jy = min(iy + 1, height - 1)
                         let fx = sx - Double(ix), fy = sy - Double(iy)

@@ -1,0 +1,162 @@
+import Foundation
+import KameraCore
+import KameraTestMedia
+import Testing
+@testable import KameraImageIO
+
+/// Every broken input must give a typed error, never a crash or a silently wrong image.
+@Suite struct BadInputTests {
+    let photo = try! SampleMedia.photo("messi5.jpg").pixelBuffer
+
+    private func expectError(_ data: Data, _ matches: (KameraError) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            _ = try ImageDecoder.decode(data, path: "input")
+            Issue.record("decoding succeeded", sourceLocation: sourceLocation)
+        } catch let error as KameraError {
+            #expect(matches(error), "unexpected error \(error)", sourceLocation: sourceLocation)
+            #expect(!error.hint.isEmpty, sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("untyped error \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func zeroByteFile() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("empty.jpg")
+        FileManager.default.createFile(atPath: url.path, contents: Data())
+        #expect(throws: KameraError.emptyInput(path: url.path)) { try Image(contentsOf: url) }
+    }
+
+    @Test func textFileNamedPNG() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("notes.png")
+        try Data("hello, this is not an image\n".utf8).write(to: url)
+        do {
+            _ = try Image(contentsOf: url)
+            Issue.record("a text file decoded")
+        } catch let KameraError.unsupportedFormat(path, detected) {
+            #expect(path == url.path)
+            #expect(detected.hasPrefix("text"))
+        }
+    }
+
+    @Test func otherFormatsAreNamed() {
+        expectError(Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8)) { if case .unsupportedFormat(_, "GIF") = $0 { true } else { false } }
+        expectError(Data([0x42, 0x4D, 0, 0, 0, 0])) { if case .unsupportedFormat(_, "BMP") = $0 { true } else { false } }
+    }
+
+    @Test func missingFileAndDirectory() throws {
+        #expect(throws: KameraError.self) { try Image(contentsOf: URL(fileURLWithPath: "/nonexistent/kamera.png")) }
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            _ = try Image(contentsOf: dir)
+            Issue.record("a directory decoded")
+        } catch let KameraError.unreadableFile(_, reason) {
+            #expect(reason == "is a directory")
+        }
+    }
+
+    @Test(arguments: [ImageEncoding.jpeg(quality: 90), .png, .webp(quality: 80), .webpLossless])
+    func truncatedFiles(encoding: ImageEncoding) throws {
+        let full = try ImageEncoder.encode(photo, as: encoding)
+        for fraction in [0.1, 0.5, 0.9] {
+            expectError(full.prefix(Int(Double(full.count) * fraction))) {
+                if case .corruptImage = $0 { true } else { false }
+            }
+        }
+        // Only the signature left.
+        expectError(full.prefix(12)) { if case .corruptImage = $0 { true } else { false } }
+    }
+
+    @Test func corruptPNGData() throws {
+        var bytes = [UInt8](try ImageEncoder.encode(photo, as: .png))
+        // Flip bytes inside the first IDAT: its CRC no longer matches.
+        let idat = try #require((8..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual(Array("IDAT".utf8)) })
+        for i in 0..<16 { bytes[idat + 40 + i] ^= 0x5A }
+        expectError(Data(bytes)) { if case .corruptImage(_, "PNG", _) = $0 { true } else { false } }
+    }
+
+    @Test func corruptJPEGHeader() throws {
+        var bytes = [UInt8](try ImageEncoder.encode(photo, as: .jpeg(quality: 90)))
+        // Destroy the quantization and frame headers after the SOI marker.
+        for i in 20..<400 { bytes[i] = 0xA5 }
+        expectError(Data(bytes)) { if case .corruptImage(_, "JPEG", _) = $0 { true } else { false } }
+    }
+
+    @Test func pngDecompressionBomb() {
+        // A PNG declaring 100000 × 100000 RGB pixels (30 GB decoded) in a few dozen bytes.
+        var ihdr = bigEndian32(100_000) + bigEndian32(100_000)
+        ihdr += [8, 2, 0, 0, 0]
+        let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + pngChunk("IHDR", ihdr)
+            + pngChunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + pngChunk("IEND", [])
+        expectError(Data(png)) {
+            if case .imageTooLarge(_, 100_000, 100_000, _) = $0 { true } else { false }
+        }
+    }
+
+    @Test func jpegDecompressionBomb() throws {
+        var bytes = [UInt8](try ImageEncoder.encode(photo, as: .jpeg(quality: 90)))
+        // Rewrite the frame header (SOF0: FF C0 len P Y Y X X) to 65000 × 65000.
+        let sof = try #require((2..<bytes.count - 9).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes[sof + 5] = 0xFD; bytes[sof + 6] = 0xE8
+        bytes[sof + 7] = 0xFD; bytes[sof + 8] = 0xE8
+        expectError(Data(bytes)) { if case .imageTooLarge(_, 65000, 65000, _) = $0 { true } else { false } }
+    }
+
+    @Test func webpDecompressionBomb() {
+        // A lossless WebP header declaring 16384 × 16384 (the format's maximum).
+        let bits: UInt32 = 16383 | (16383 << 14)
+        let vp8l: [UInt8] = [0x2F, UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF), UInt8(bits >> 16 & 0xFF), UInt8(bits >> 24 & 0xFF)]
+            + [UInt8](repeating: 0, count: 27)
+        func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+        let chunk = Array("VP8L".utf8) + le32(vp8l.count) + vp8l
+        let riff = Array("RIFF".utf8) + le32(4 + chunk.count) + Array("WEBP".utf8) + chunk
+        expectError(Data(riff)) { if case .imageTooLarge(_, 16384, 16384, _) = $0 { true } else { false } }
+    }
+
+    @Test func pixelLimitIsConfigurable() throws {
+        let data = try ImageEncoder.encode(photo, as: .png)
+        #expect(throws: KameraError.imageTooLarge(path: nil, width: 548, height: 342, limit: 1000)) {
+            try ImageDecoder.decode(data, options: ImageDecodingOptions(maximumPixelCount: 1000))
+        }
+    }
+}
+
+/// Writing onto a full disk fails cleanly and never replaces a good file with a partial one.
+@Suite(.enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+struct FullDiskTests {
+    @Test func fullDiskIsAWriteError() throws {
+        let mountPoint = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: mountPoint) }
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
+        mount.arguments = ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint.path]
+        try mount.run()
+        mount.waitUntilExit()
+        try #require(mount.terminationStatus == 0, "mount failed")
+        defer {
+            let umount = Process()
+            umount.executableURL = URL(fileURLWithPath: "/bin/umount")
+            umount.arguments = [mountPoint.path]
+            try? umount.run()
+            umount.waitUntilExit()
+        }
+        let target = mountPoint.appendingPathComponent("out.png")
+        let small = asymmetricPattern(width: 16, height: 16)
+        try ImageEncoder.write(small, to: target)
+        var noise = PixelBuffer(width: 512, height: 512, format: .rgb8)
+        var random = SeededRandom(seed: 7)
+        for i in noise.bytes.indices { noise.bytes[i] = UInt8.random(in: 0...255, using: &random) }
+        do {
+            try ImageEncoder.write(noise, to: target)
+            Issue.record("writing 780 KB onto a 64 KB filesystem succeeded")
+        } catch let KameraError.writeFailed(path, _) {
+            #expect(path == target.path)
+        }
+        // The earlier file is intact.
+        #expect(try Image(contentsOf: target).pixelBuffer == small)
+    }
+}
