@@ -11,8 +11,9 @@ public struct DetectBarcodesRequest: ImageRequest {
         case fast
         /// zxing-cpp's full single pass: rotations by 90°, inverted codes, downscaled copies.
         case balanced
-        /// `balanced`, then further passes until nothing new turns up: denoising, a global
-        /// binarizer, linear codes at 45° and 135°, small images upscaled.
+        /// `balanced`, then further passes whose results are merged: denoised, a global
+        /// binarizer, small images upscaled, linear and stacked codes turned to each
+        /// dominant stripe angle (zxing reads them only near 0° and 90°) and inverted.
         case thorough
     }
 
@@ -62,6 +63,20 @@ public struct DetectBarcodesRequest: ImageRequest {
         global.binarizer = 1
         found.add(try global.read(gray))
 
+        // Mirrored Data Matrix and Aztec symbols (printed on film, seen through glass) are not
+        // found by zxing-cpp; read a mirrored copy.
+        let mirrorable = symbologies.filter { $0 == .dataMatrix || $0 == .aztec }
+        if !mirrorable.isEmpty {
+            var pass = base
+            pass.formats = mirrorable.flatMap(\.readerNames).joined(separator: ",")
+            let flip = PerspectiveTransform(matrix: [-1, 0, Double(gray.width), 0, 1, 0, 0, 0, 1])
+            found.add(try pass.read(gray.mirrored()).map { observation in
+                var mirrored = observation.mapped(by: flip, into: gray.size)
+                mirrored.isMirrored = true
+                return mirrored
+            })
+        }
+
         // Small images: zxing needs about 2 px per module; upscale so fine codes resolve.
         if max(gray.width, gray.height) < 900 {
             let scale = 2.0
@@ -75,10 +90,33 @@ public struct DetectBarcodesRequest: ImageRequest {
         if !stripes.isEmpty {
             var pass = base
             pass.formats = stripes.flatMap(\.readerNames).joined(separator: ",")
+            // zxing-cpp's PDF417 reader also misses symbols standing on their head.
+            let stacked = stripes.filter(\.isTwoDimensional)
+            var upsideDown = base
+            upsideDown.formats = stacked.flatMap(\.readerNames).joined(separator: ",")
+            func read(_ image: PixelBuffer, toSource: PerspectiveTransform, upright: Bool = true) throws {
+                if upright { found.add(try pass.read(image).map { $0.mapped(by: toSource, into: gray.size) }) }
+                guard !stacked.isEmpty else { return }
+                let (w, h) = (Double(image.width), Double(image.height))
+                let flip = PerspectiveTransform(matrix: [-1, 0, w, 0, -1, h, 0, 0, 1])
+                let back = PerspectiveTransform(matrix: Self.multiply(toSource.m, flip.m))
+                found.add(try upsideDown.read(image.applying(.down)).map { $0.mapped(by: back, into: gray.size) })
+            }
+            // The base pass already read the image upright.
+            try read(gray, toSource: PerspectiveTransform(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1]), upright: false)
             for angle in Self.rotationAngles(for: gray) {
                 let (turned, toSource) = gray.rotated(byDegrees: angle, fill: 255)
-                found.add(try pass.read(turned).map { $0.mapped(by: toSource, into: gray.size) })
+                try read(turned, toSource: toSource)
             }
+            // zxing-cpp's tryInvert covers matrix codes only; light-on-dark linear and
+            // stacked codes need an inverted copy.
+            var inverted = pass
+            inverted.tryInvert = false
+            found.add(try inverted.read(gray.inverted()).map { observation in
+                var flipped = observation
+                flipped.isInverted = true
+                return flipped
+            })
         }
         let all = found.observations
         return maximumCount > 0 ? Array(all.prefix(maximumCount)) : all
@@ -86,6 +124,19 @@ public struct DetectBarcodesRequest: ImageRequest {
 }
 
 extension DetectBarcodesRequest {
+    /// The 3×3 product a·b (row-major): apply b, then a.
+    static func multiply(_ a: [Double], _ b: [Double]) -> [Double] {
+        var product = [Double](repeating: 0, count: 9)
+        for r in 0..<3 {
+            for c in 0..<3 {
+                var sum = 0.0
+                for k in 0..<3 { sum += a[r * 3 + k] * b[k * 3 + c] }
+                product[r * 3 + c] = sum
+            }
+        }
+        return product
+    }
+
     /// Rotations (degrees) that bring the image's dominant stripe directions to the axes,
     /// plus 45° for codes too small to dominate the histogram; angles within 8° of an axis
     /// are left to the unrotated passes.

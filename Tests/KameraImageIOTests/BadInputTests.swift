@@ -24,7 +24,7 @@ import Testing
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("empty.jpg")
-        FileManager.default.createFile(atPath: url.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: url.path, contents: Data()))
         #expect(throws: KameraError.emptyInput(path: url.path)) { try Image(contentsOf: url) }
     }
 
