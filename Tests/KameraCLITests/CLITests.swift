@@ -1,0 +1,158 @@
+import Foundation
+import Kamera
+import KameraTestMedia
+import Testing
+
+/// Runs the built `kamera` executable as a user would.
+struct CLIRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] }
+}
+
+func kamera(_ arguments: [String]) throws -> CLIRun {
+    // The test runner sits next to the products of the same build.
+    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    var executable = directory.appendingPathComponent("kamera")
+    if !FileManager.default.fileExists(atPath: executable.path) {
+        executable = directory.deletingLastPathComponent().appendingPathComponent("kamera")
+    }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+@Suite struct CLITests {
+    let dir: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-cli-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    /// A scene with a QR code and an EAN-13, written as JPEG.
+    func sceneFile() throws -> (path: String, qr: String, ean: String) {
+        var composer = SceneComposer(background: try SampleMedia.photo("building.jpg").pixelBuffer, width: 800, height: 600)
+        let qr = SamplePayload.make(.qr, index: 2), ean = SamplePayload.make(.ean13, index: 2)
+        try composer.place(.qr, payload: qr.input, pose: CodePose(center: PixelPoint(x: 200, y: 200), width: 220, rotation: 15))
+        try composer.place(.ean13, payload: ean.input, pose: CodePose(center: PixelPoint(x: 550, y: 420), width: 330))
+        let path = dir.appendingPathComponent("scene.jpg").path
+        try ImageEncoder.write(composer.render(), to: URL(fileURLWithPath: path), as: .jpeg(quality: 92))
+        return (path, qr.expectedText, ean.expectedText)
+    }
+
+    @Test func detectPrintsTheDocumentedJSON() throws {
+        let scene = try sceneFile()
+        let run = try kamera(["detect", "--barcodes", scene.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let results = try #require(run.json?["results"] as? [[String: Any]])
+        #expect(results.count == 1)
+        let result = results[0]
+        #expect(result["input"] as? String == scene.path)
+        #expect(result["width"] as? Int == 800 && result["height"] as? Int == 600)
+        let barcodes = try #require(result["barcodes"] as? [[String: Any]])
+        #expect(Set(barcodes.compactMap { $0["symbology"] as? String }) == ["qr", "ean13"])
+        let qr = try #require(barcodes.first { $0["symbology"] as? String == "qr" })
+        #expect(qr["payload"] as? String == scene.qr)
+        #expect(Data(base64Encoded: qr["payloadBase64"] as? String ?? "") == Data(scene.qr.utf8))
+        let box = try #require(qr["boundingBox"] as? [String: Double])
+        let corners = try #require(qr["pixelCorners"] as? [[Double]])
+        #expect(corners.count == 4)
+        // Normalized lower-left box vs top-left pixel corners: the box's top is 1 - (y + height).
+        let minY = corners.map { $0[1] }.min()!, maxY = corners.map { $0[1] }.max()!
+        #expect(abs((1 - box["y"]! - box["height"]!) * 600 - minY) < 0.5)
+        #expect(abs((1 - box["y"]!) * 600 - maxY) < 0.5)
+        #expect(box["x"]! > 0 && box["x"]! < 0.5 && box["y"]! + box["height"]! > 0.6)
+        // The QR code sits top-left in the scene, so its topLeft corner has small pixel values.
+        #expect(corners[0][0] < 300 && corners[0][1] < 300)
+    }
+
+    @Test func badFilesGetErrorEntriesAndOthersStillRun() throws {
+        let scene = try sceneFile()
+        let text = dir.appendingPathComponent("notes.png").path
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: text))
+        let empty = dir.appendingPathComponent("empty.jpg").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let truncated = dir.appendingPathComponent("truncated.jpg").path
+        try Data(try Data(contentsOf: URL(fileURLWithPath: scene.path)).prefix(5000)).write(to: URL(fileURLWithPath: truncated))
+        let run = try kamera(["detect", text, scene.path, empty, truncated, dir.appendingPathComponent("missing.webp").path])
+        #expect(run.status == 1)
+        let results = try #require(run.json?["results"] as? [[String: Any]])
+        #expect(results.count == 5)
+        #expect(results.map { $0["input"] as? String } == [text, scene.path, empty, truncated, dir.appendingPathComponent("missing.webp").path])
+        #expect(results[1]["error"] == nil && (results[1]["barcodes"] as? [Any])?.count == 2)
+        for index in [0, 2, 3, 4] {
+            let error = try #require(results[index]["error"] as? [String: String], "\(index)")
+            #expect(!(error["message"] ?? "").isEmpty && !(error["hint"] ?? "").isEmpty)
+        }
+        #expect((results[0]["error"] as? [String: String])?["message"]?.contains("not a supported image") == true)
+        #expect((results[3]["error"] as? [String: String])?["message"]?.contains("truncated") == true)
+    }
+
+    @Test func pixelLimitTableAndAnnotation() throws {
+        let scene = try sceneFile()
+        let limited = try kamera(["detect", "--max-pixels", "1000", scene.path])
+        #expect(limited.status == 1 && limited.stdout.contains("over the limit"))
+
+        let table = try kamera(["detect", "--format", "table", scene.path])
+        #expect(table.status == 0 && table.stdout.contains(scene.qr) && table.stdout.contains("SYMBOLOGY"))
+
+        let annotated = dir.appendingPathComponent("annotated.png").path
+        let run = try kamera(["detect", "--annotate", annotated, scene.path])
+        #expect(run.status == 0)
+        let image = try Image(contentsOf: URL(fileURLWithPath: annotated))
+        #expect(image.width == 800 && image.height == 600)
+
+        let folder = dir.appendingPathComponent("many").path + "/"
+        let many = try kamera(["detect", "--annotate", folder, scene.path, scene.path])
+        #expect(many.status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder + "scene.annotated.png"))
+        #expect(FileManager.default.fileExists(atPath: folder + "scene_.annotated.png"))
+    }
+
+    @Test func generateThenDetectRoundTrips() throws {
+        for (symbology, text) in [("qr", "Kamera CLI ✓"), ("datamatrix", "DM 42"), ("ean13", "4006381333931"), ("code128", "ABC-123"), ("pdf417", "stacked")] {
+            let out = dir.appendingPathComponent("\(symbology).png").path
+            let generated = try kamera(["generate", symbology, text, "-o", out, "--module-size", "3"])
+            #expect(generated.status == 0, "\(generated.stderr)")
+            let detected = try kamera(["detect", "--symbologies", symbology, out])
+            let barcodes = (detected.json?["results"] as? [[String: Any]])?.first?["barcodes"] as? [[String: Any]]
+            #expect(barcodes?.first?["payload"] as? String == text, "\(symbology)")
+        }
+        let hex = dir.appendingPathComponent("bytes.png").path
+        #expect(try kamera(["generate", "aztec", "00ff10fe", "--hex", "-o", hex]).status == 0)
+        let detected = try kamera(["detect", hex])
+        let barcode = (detected.json?["results"] as? [[String: Any]])?.first?["barcodes"] as? [[String: Any]]
+        #expect(Data(base64Encoded: barcode?.first?["payloadBase64"] as? String ?? "") == Data([0x00, 0xFF, 0x10, 0xFE]))
+        let ecc = dir.appendingPathComponent("ecc.png").path
+        #expect(try kamera(["generate", "qr", "error correction", "--ecc", "H", "-o", ecc]).status == 0)
+    }
+
+    @Test func invalidArgumentsFailWithAMessage() throws {
+        let bad = try kamera(["generate", "ean13", "letters", "-o", dir.appendingPathComponent("x.png").path])
+        #expect(bad.status == 1 && bad.stderr.contains("ean13"))
+        #expect(try kamera(["generate", "nope", "x", "-o", dir.appendingPathComponent("y.png").path]).status != 0)
+        #expect(try kamera(["generate", "qr", "x", "-o", dir.appendingPathComponent("y.gif").path]).status != 0)
+        let unknown = try kamera(["detect", "--symbologies", "qr,bogus", "a.png"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("bogus"))
+        #expect(try kamera(["detect"]).status != 0)
+        #expect(try kamera(["detect", "--effort", "extreme", "a.png"]).status != 0)
+    }
+
+    @Test func demoRunsOnSampleMedia() throws {
+        let out = dir.appendingPathComponent("demo").path
+        let run = try kamera(["demo", "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("decoded 11 of 11 codes"))
+        #expect(FileManager.default.fileExists(atPath: out + "/scene1.annotated.png"))
+    }
+}
