@@ -41,6 +41,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Benchmarks (bench/): the Swift side; peers run from Python in the same script.
+        .executableTarget(
+            name: "kamera-bench",
+            dependencies: ["Kamera", "KameraTestMedia", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "bench/kamera-bench"
+        ),
         // Synthetic scenes from real photos (codes warped, blurred, noised) for tests, demo and bench.
         .target(name: "KameraTestMedia", dependencies: ["KameraCore", "KameraImageIO", "KameraVision"]),
 

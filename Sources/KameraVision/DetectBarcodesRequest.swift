@@ -11,8 +11,7 @@ public struct DetectBarcodesRequest: ImageRequest {
         case fast
         /// zxing-cpp's full single pass: rotations by 90°, inverted codes, downscaled copies.
         case balanced
-        /// `balanced`, then further passes whose results are merged: denoised, a global
-        /// binarizer, small images upscaled, linear and stacked codes turned to each
+        /// `balanced`, then further passes whose results are merged: a global binarizer, small images upscaled, linear and stacked codes turned to each
         /// dominant stripe angle (zxing reads them only near 0° and 90°) and inverted.
         case thorough
     }
@@ -47,7 +46,9 @@ public struct DetectBarcodesRequest: ImageRequest {
             base.tryInvert = false
             return try base.read(gray)
         case .balanced:
-            return try base.read(gray)
+            var found = BarcodeCollection()
+            found.add(try base.read(gray))
+            return found.observations
         case .thorough:
             return try thorough(gray, base: base)
         }
@@ -56,9 +57,6 @@ public struct DetectBarcodesRequest: ImageRequest {
     private func thorough(_ gray: PixelBuffer, base: BarcodeReaderPass) throws -> [BarcodeObservation] {
         var found = BarcodeCollection()
         found.add(try base.read(gray))
-        var denoised = base
-        denoised.tryDenoise = true
-        found.add(try denoised.read(gray))
         var global = base
         global.binarizer = 1
         found.add(try global.read(gray))
@@ -90,6 +88,7 @@ public struct DetectBarcodesRequest: ImageRequest {
         if !stripes.isEmpty {
             var pass = base
             pass.formats = stripes.flatMap(\.readerNames).joined(separator: ",")
+            pass.tryInvert = false  // covered by the inverted pass below
             // zxing-cpp's PDF417 reader also misses symbols standing on their head.
             let stacked = stripes.filter(\.isTwoDimensional)
             var upsideDown = base
@@ -154,19 +153,44 @@ extension DetectBarcodesRequest {
     }
 }
 
-/// Observations merged across passes: one per symbol (same symbology and payload at an
-/// overlapping place).
+/// Observations merged across passes: one per symbol. Two different payloads at one place
+/// cannot both be right (physical codes do not overlap): the smaller one is a misread of the
+/// larger one's bars (UPC-E inside an EAN-13, a short ITF inside a Code 128), or both are
+/// reads of one symbol and the earlier pass's, made upright, is kept.
 struct BarcodeCollection {
     private(set) var observations: [BarcodeObservation] = []
 
     mutating func add(_ new: [BarcodeObservation]) {
-        for candidate in new where !observations.contains(where: { $0.isSameSymbol(as: candidate) }) {
+        for candidate in new {
+            if observations.contains(where: { $0.isSameSymbol(as: candidate) }) { continue }
+            if let index = observations.firstIndex(where: { $0.overlaps(candidate) }) {
+                if candidate.extent > observations[index].extent * 1.3 { observations[index] = candidate }
+                continue
+            }
             observations.append(candidate)
         }
     }
 }
 
 extension BarcodeObservation {
+    /// The length of the bounds' diagonal: how big the symbol is, also for flat scan-line quads.
+    var extent: Double {
+        let b = pixelBounds
+        return (b.width * b.width + b.height * b.height).squareRoot()
+    }
+
+    /// True if either symbol's centre lies inside the other's bounds (flat scan-line bounds
+    /// of linear codes are given a fifth of their length as height).
+    func overlaps(_ other: BarcodeObservation) -> Bool {
+        func area(_ o: BarcodeObservation) -> PixelRect {
+            let b = o.pixelBounds, pad = max(0, o.extent / 10 - min(b.width, b.height) / 2)
+            return PixelRect(x: b.x - (b.width < b.height ? pad : 0), y: b.y - (b.height <= b.width ? pad : 0),
+                             width: b.width + (b.width < b.height ? 2 * pad : 0), height: b.height + (b.height <= b.width ? 2 * pad : 0))
+        }
+        func inside(_ p: PixelPoint, _ r: PixelRect) -> Bool { p.x >= r.minX && p.x <= r.maxX && p.y >= r.minY && p.y <= r.maxY }
+        return inside(pixelBounds.center, area(other)) || inside(other.pixelBounds.center, area(self))
+    }
+
     /// True for two sightings of one physical symbol.
     func isSameSymbol(as other: BarcodeObservation) -> Bool {
         guard symbology == other.symbology, payloadData == other.payloadData else { return false }

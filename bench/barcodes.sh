@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Barcode benchmark: detection rate and time per image for Kamera (each effort), zxing-cpp
+# (PyPI, newest pinned release) and ZBar (pyzbar), on the same images, in one run.
+# Usage: bench/barcodes.sh [SCENES]   (default 120 photo scenes)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+eval "$(bash scripts/setup.sh)"
+source scripts/versions.sh
+
+# Peers: pinned, in a virtual environment inside Kamera's cache.
+VENV="$KAMERA_CACHE/bench-venv"
+if [[ ! -x "$VENV/bin/python" ]]; then python3 -m venv "$VENV"; fi
+"$VENV/bin/pip" install --quiet --disable-pip-version-check "zxing-cpp==$ZXING_VERSION" "pyzbar==0.1.9" "pillow==11.3.0" "numpy==2.3.5"
+if ! ldconfig -p | grep -q libzbar.so.0; then
+    SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libzbar0 >&2
+fi
+
+swift build -c release --product kamera-bench >&2
+DATA="${KAMERA_BENCH_DATA:-$KAMERA_CACHE/bench-barcodes}"
+.build/release/kamera-bench dataset "$DATA" --scenes "${1:-120}" >&2
+
+RESULTS="$(mktemp -d)"
+trap 'rm -rf "$RESULTS"' EXIT
+"$VENV/bin/python" bench/barcode_peers.py "$DATA" > "$RESULTS/peers.json"
+for effort in fast balanced thorough; do
+    .build/release/kamera-bench barcodes "$DATA" --effort "$effort" > "$RESULTS/kamera-$effort.json"
+done
+"$VENV/bin/python" - "$RESULTS" <<'PY' > "$RESULTS/all.json"
+import json, sys
+d = sys.argv[1]
+peers = json.load(open(f"{d}/peers.json"))
+out = {f"kamera ({e})": json.load(open(f"{d}/kamera-{e}.json")) for e in ["fast", "balanced", "thorough"]}
+out["zxing-cpp"] = peers["zxing-cpp"]
+out["zbar"] = peers["zbar"]
+print(json.dumps(out))
+PY
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); one thread per engine"
+echo "peers: zxing-cpp $("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("zxing-cpp"))'), pyzbar $("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("pyzbar"))')"
+"$VENV/bin/python" bench/barcode_report.py "$DATA/truth.json" "$RESULTS/all.json"

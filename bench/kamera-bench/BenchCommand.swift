@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `kamera-bench`: the Swift side of the benchmarks in bench/ (peers run from Python).
+@main
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kamera-bench",
+        abstract: "Builds benchmark datasets and times Kamera on them.",
+        subcommands: [DatasetCommand.self, BarcodesCommand.self])
+}

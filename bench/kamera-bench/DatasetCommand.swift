@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import Kamera
+import KameraTestMedia
+
+/// Writes the barcode benchmark images and their ground truth (truth.json).
+struct DatasetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "dataset", abstract: "Write the barcode benchmark dataset.")
+
+    @Argument(help: "Output directory.")
+    var output: String
+
+    @Option(help: "Number of photo scenes.")
+    var scenes = 120
+
+    @Option(help: "Random seed.")
+    var seed: UInt64 = 2026
+
+    struct Truth: Codable {
+        var file: String
+        var set: String
+        var codes: [Code]
+    }
+
+    struct Code: Codable {
+        var symbology: String
+        var text: String
+    }
+
+    func run() throws {
+        let directory = URL(fileURLWithPath: output)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var truths: [Truth] = []
+        var random = SeededRandom(seed: seed)
+        let backgrounds = SampleMedia.availableBackgrounds()
+        guard !backgrounds.isEmpty else { throw ValidationError("no sample photos; run scripts/setup.sh") }
+        let photos = try backgrounds.map { try SampleMedia.photo($0).pixelBuffer }
+
+        // Clean: every generatable symbology, pure, twice.
+        for symbology in BarcodeSymbology.generatable {
+            for index in 0..<2 {
+                let sample = SamplePayload.make(symbology, index: 100 + index)
+                let image = try BarcodeGenerator(symbology: symbology, moduleSize: 2 + index).generate(sample.input)
+                let name = "clean_\(symbology.rawValue)_\(index).png"
+                try ImageEncoder.write(image, to: directory.appendingPathComponent(name))
+                truths.append(Truth(file: name, set: "clean", codes: [Code(symbology: symbology.rawValue, text: sample.expectedText)]))
+            }
+        }
+
+        // Scenes: real photos with one to three codes under camera-like conditions.
+        let common: [BarcodeSymbology] = [.qr, .qr, .dataMatrix, .aztec, .pdf417, .ean13, .ean8, .upca, .upce, .code128,
+                                          .code128, .code39, .code93, .itf14, .codabar, .gs1DataBar, .gs1DataBarExpanded, .microQR]
+        for index in 0..<scenes {
+            var composer = SceneComposer(background: photos[index % photos.count], width: 1024, height: 768)
+            let count = Int.random(in: 1...3, using: &random)
+            var codes: [Code] = []
+            for k in 0..<count {
+                let symbology = common.randomElement(using: &random)!
+                let sample = SamplePayload.make(symbology, index: index * 10 + k)
+                // Codes go into separate thirds of the frame so they never overlap.
+                let cell = Double(k), cells = Double(count)
+                let center = PixelPoint(x: 1024 * (cell + 0.5) / cells + Double.random(in: -30...30, using: &random),
+                                        y: 384 + Double.random(in: -120...120, using: &random))
+                let maxWidth = min(1024 / cells - 40, symbology.isTwoDimensional && symbology != .pdf417 ? 300 : 460)
+                let width = Double.random(in: (maxWidth * 0.6)...maxWidth, using: &random)
+                let nearAxis = Bool.random(using: &random)
+                let rotation = nearAxis ? Double([0, 90, 180, 270].randomElement(using: &random)!) + Double.random(in: -8...8, using: &random)
+                    : Double.random(in: 0..<360, using: &random)
+                let pose = CodePose(center: center, width: width, rotation: rotation, tilt: Double.random(in: 0...0.2, using: &random),
+                                    inverted: symbology.isTwoDimensional && Int.random(in: 0..<10, using: &random) == 0)
+                try composer.place(symbology, payload: sample.input, pose: pose, moduleSize: 3)
+                codes.append(Code(symbology: symbology.rawValue, text: sample.expectedText))
+            }
+            let damage = Degradation(blurSigma: Double.random(in: 0...1.2, using: &random),
+                                     noiseSigma: Double.random(in: 0...10, using: &random),
+                                     contrast: Double.random(in: 0.45...1, using: &random))
+            let name = String(format: "scene_%03d.jpg", index)
+            try ImageEncoder.write(composer.render(damage, seed: UInt64(index)), to: directory.appendingPathComponent(name), as: .jpeg(quality: 88))
+            truths.append(Truth(file: name, set: "scenes", codes: codes))
+        }
+
+        // Negatives: the photos themselves hold no codes; anything found is a false positive.
+        for name in backgrounds {
+            let target = "negative_\(name)"
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(target))
+            try FileManager.default.copyItem(at: try SampleMedia.url(name), to: directory.appendingPathComponent(target))
+            truths.append(Truth(file: target, set: "negatives", codes: []))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted]
+        try encoder.encode(truths).write(to: directory.appendingPathComponent("truth.json"))
+        print("wrote \(truths.count) images to \(directory.path)")
+    }
+}
