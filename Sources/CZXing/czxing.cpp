@@ -62,9 +62,9 @@ void free_items(kzx_barcode *items, int count) {
 
 } // namespace
 
-extern "C" int kzx_read_gray(const uint8_t *pixels, int width, int height, int row_stride,
-                             const kzx_read_options *options, kzx_barcode_list *out,
-                             char *error, size_t error_size) {
+extern "C" int kzx_read(const uint8_t *pixels, int width, int height, int row_stride, kzx_pixel_format format,
+                        const kzx_read_options *options, kzx_barcode_list *out,
+                        char *error, size_t error_size) {
     if (out == nullptr || pixels == nullptr || options == nullptr) {
         set_error(error, error_size, "null argument");
         return -1;
@@ -74,7 +74,14 @@ extern "C" int kzx_read_gray(const uint8_t *pixels, int width, int height, int r
     kzx_barcode *items = nullptr;
     int filled = 0;
     try {
-        ZXing::ImageView image(pixels, width, height, ZXing::ImageFormat::Lum, row_stride);
+        ZXing::ImageFormat imageFormat = ZXing::ImageFormat::Lum;
+        switch (format) {
+        case KZX_GRAY: imageFormat = ZXing::ImageFormat::Lum; break;
+        case KZX_RGB: imageFormat = ZXing::ImageFormat::RGB; break;
+        case KZX_RGBA: imageFormat = ZXing::ImageFormat::RGBA; break;
+        case KZX_BGRA: imageFormat = ZXing::ImageFormat::BGRA; break;
+        }
+        ZXing::ImageView image(pixels, width, height, imageFormat, row_stride);
         ZXing::ReaderOptions reader;
         if (options->formats != nullptr && options->formats[0] != '\0')
             reader.setFormats(ZXing::BarcodeFormatsFromString(options->formats));

@@ -13,9 +13,15 @@ struct BarcodeReaderPass: Sendable {
     var binarizer: Int32 = 0
     var maxSymbols: Int32 = 0
 
-    /// Decodes `gray` (gray8) and returns observations in its pixel coordinates.
+    /// Decodes `gray` (any format: zxing-cpp derives luminance itself, which saves a
+    /// conversion pass) and returns observations in its pixel coordinates.
     func read(_ gray: PixelBuffer) throws -> [BarcodeObservation] {
-        precondition(gray.format == .gray8, "the barcode reader takes gray8")
+        let pixelFormat: kzx_pixel_format = switch gray.format {
+        case .gray8: KZX_GRAY
+        case .rgb8: KZX_RGB
+        case .rgba8: KZX_RGBA
+        case .bgra8: KZX_BGRA
+        }
         var errorText = [CChar](repeating: 0, count: 512)
         var list = kzx_barcode_list()
         let status = formats.withCString { formatNames -> Int32 in
@@ -24,8 +30,8 @@ struct BarcodeReaderPass: Sendable {
                 try_invert: tryInvert ? 1 : 0, try_downscale: tryDownscale ? 1 : 0, try_denoise: tryDenoise ? 1 : 0,
                 is_pure: 0, binarizer: binarizer, max_symbols: maxSymbols)
             return gray.bytes.withUnsafeBufferPointer { pixels in
-                kzx_read_gray(pixels.baseAddress, Int32(gray.width), Int32(gray.height), Int32(gray.bytesPerRow),
-                              &options, &list, &errorText, errorText.count)
+                kzx_read(pixels.baseAddress, Int32(gray.width), Int32(gray.height), Int32(gray.bytesPerRow), pixelFormat,
+                         &options, &list, &errorText, errorText.count)
             }
         }
         guard status == 0 else {

@@ -35,7 +35,9 @@ public struct DetectBarcodesRequest: ImageRequest {
 
     private func detect(in context: ImageAnalysisContext) throws -> [BarcodeObservation] {
         guard !symbologies.isEmpty else { return [] }
-        let gray = context.grayscale
+        // The single-pass efforts hand zxing-cpp the pixels as they are; only the thorough
+        // effort's rotated and inverted copies need a grayscale buffer.
+        let original = context.image.pixelBuffer
         let formats = symbologies.flatMap(\.readerNames).joined(separator: ",")
         var base = BarcodeReaderPass(formats: formats)
         base.maxSymbols = Int32(max(0, min(254, maximumCount)))
@@ -44,13 +46,13 @@ public struct DetectBarcodesRequest: ImageRequest {
             base.tryHarder = false
             base.tryRotate = false
             base.tryInvert = false
-            return try base.read(gray)
+            return try base.read(original)
         case .balanced:
             var found = BarcodeCollection()
-            found.add(try base.read(gray))
+            found.add(try base.read(original))
             return found.observations
         case .thorough:
-            return try thorough(gray, base: base)
+            return try thorough(context.grayscale, base: base)
         }
     }
 

@@ -19,11 +19,9 @@ struct DetectionReport: Codable {
 
     var results: [FileResult]
 
-    /// Pretty JSON with keys in declaration order (the documented order).
+    /// Pretty JSON with keys in the documented order.
     func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        JSONValue.object([("results", .array(results.map(\.jsonValue)))]).rendered()
     }
 
     /// A readable table: one row per code, or per file without codes.
@@ -49,6 +47,39 @@ struct DetectionReport: Codable {
             row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
                 .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
         }.joined(separator: "\n")
+    }
+}
+
+extension DetectionReport.FileResult {
+    var jsonValue: JSONValue {
+        var members: [(String, JSONValue)] = [("input", .string(input))]
+        if let width, let height { members += [("width", .int(width)), ("height", .int(height))] }
+        if let barcodes { members.append(("barcodes", .array(barcodes.map(\.jsonValue)))) }
+        if let annotated { members.append(("annotated", .string(annotated))) }
+        if let error { members.append(("error", .object([("message", .string(error.message)), ("hint", .string(error.hint))]))) }
+        return .object(members)
+    }
+}
+
+extension BarcodeRecord {
+    var jsonValue: JSONValue {
+        func box(_ b: Box) -> JSONValue {
+            .object([("x", .number(b.x)), ("y", .number(b.y)), ("width", .number(b.width)), ("height", .number(b.height))])
+        }
+        return .object([
+            ("symbology", .string(symbology)),
+            ("payload", payload.map(JSONValue.string) ?? .null),
+            ("payloadBase64", .string(payloadBase64)),
+            ("boundingBox", box(boundingBox)),
+            ("pixelCorners", .array(pixelCorners.map { .array($0.map(JSONValue.number)) })),
+            ("pixelBox", box(pixelBox)),
+            ("confidence", .number(Double(confidence))),
+            ("orientation", .int(orientation)),
+            ("mirrored", .bool(mirrored)),
+            ("inverted", .bool(inverted)),
+            ("symbologyIdentifier", .string(symbologyIdentifier)),
+            ("errorCorrectionLevel", errorCorrectionLevel.map(JSONValue.string) ?? .null),
+        ])
     }
 }
 

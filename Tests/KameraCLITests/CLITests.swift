@@ -56,6 +56,11 @@ func kamera(_ arguments: [String]) throws -> CLIRun {
         #expect(run.status == 0, "\(run.stderr)")
         let results = try #require(run.json?["results"] as? [[String: Any]])
         #expect(results.count == 1)
+        // Fields come in the documented order.
+        let order = ["\"input\"", "\"width\"", "\"height\"", "\"barcodes\"", "\"symbology\"", "\"payload\"",
+                     "\"payloadBase64\"", "\"boundingBox\"", "\"pixelCorners\""]
+        let positions = order.compactMap { run.stdout.range(of: $0)?.lowerBound }
+        #expect(positions.count == order.count && positions == positions.sorted())
         let result = results[0]
         #expect(result["input"] as? String == scene.path)
         #expect(result["width"] as? Int == 800 && result["height"] as? Int == 600)

@@ -51,11 +51,19 @@ typedef struct kzx_barcode_list {
     int count;
 } kzx_barcode_list;
 
-/// Decodes every symbol in an 8-bit grayscale image with the given row stride.
+/// Pixel layouts the reader accepts directly (zxing-cpp computes luminance itself).
+typedef enum kzx_pixel_format {
+    KZX_GRAY = 0,
+    KZX_RGB = 1,
+    KZX_RGBA = 2,
+    KZX_BGRA = 3,
+} kzx_pixel_format;
+
+/// Decodes every symbol in an 8-bit image with the given row stride.
 /// Returns 0 on success, -1 on failure with a message in `error`.
-int kzx_read_gray(const uint8_t *pixels, int width, int height, int row_stride,
-                  const kzx_read_options *options, kzx_barcode_list *out,
-                  char *error, size_t error_size);
+int kzx_read(const uint8_t *pixels, int width, int height, int row_stride, kzx_pixel_format format,
+             const kzx_read_options *options, kzx_barcode_list *out,
+             char *error, size_t error_size);
 
 void kzx_barcode_list_free(kzx_barcode_list *list);
 
