@@ -24,23 +24,15 @@ extension PixelBuffer {
         let bpp = format.bytesPerPixel
         let sx = Double(width) / Double(newWidth), sy = Double(height) / Double(newHeight)
         bytes.withUnsafeBufferPointer { s in
+            let sampler = BilinearSampler(s, of: self)
             out.bytes.withUnsafeMutableBufferPointer { d in
                 for oy in 0..<newHeight {
-                    let fy = max(0, (Double(oy) + 0.5) * sy - 0.5)
-                    let y0 = min(Int(fy), height - 1), y1 = min(y0 + 1, height - 1)
-                    let wy = fy - Double(y0)
+                    let fy = (Double(oy) + 0.5) * sy - 0.5
                     for ox in 0..<newWidth {
-                        let fx = max(0, (Double(ox) + 0.5) * sx - 0.5)
-                        let x0 = min(Int(fx), width - 1), x1 = min(x0 + 1, width - 1)
-                        let wx = fx - Double(x0)
+                        let fx = (Double(ox) + 0.5) * sx - 0.5
                         let dBase = oy * out.bytesPerRow + ox * bpp
                         for c in 0..<bpp {
-                            let p00 = Double(s[y0 * bytesPerRow + x0 * bpp + c])
-                            let p01 = Double(s[y0 * bytesPerRow + x1 * bpp + c])
-                            let p10 = Double(s[y1 * bytesPerRow + x0 * bpp + c])
-                            let p11 = Double(s[y1 * bytesPerRow + x1 * bpp + c])
-                            let top = p00 + (p01 - p00) * wx, bottom = p10 + (p11 - p10) * wx
-                            d[dBase + c] = UInt8(max(0, min(255, (top + (bottom - top) * wy).rounded())))
+                            d[dBase + c] = UInt8(max(0, min(255, sampler.sample(x: fx, y: fy, channel: c).rounded())))
                         }
                     }
                 }

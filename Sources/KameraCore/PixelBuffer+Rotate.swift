@@ -24,30 +24,19 @@ extension PixelBuffer {
         let bpp = format.bytesPerPixel
         let m = toSource.m
         bytes.withUnsafeBufferPointer { src in
+            let sampler = BilinearSampler(src, of: self)
             out.bytes.withUnsafeMutableBufferPointer { dst in
                 for oy in 0..<outHeight {
                     let py = Double(oy) + 0.5
                     for ox in 0..<outWidth {
                         let px = Double(ox) + 0.5
-                        var sx = m[0] * px + m[1] * py + m[2] - 0.5
-                        var sy = m[3] * px + m[4] * py + m[5] - 0.5
+                        let sx = m[0] * px + m[1] * py + m[2] - 0.5
+                        let sy = m[3] * px + m[4] * py + m[5] - 0.5
                         // Half a pixel of slack: centres that land on the last row or column
-                        // through rounding error are inside.
+                        // through rounding error are inside (the sampler clamps them).
                         guard sx > -0.5, sy > -0.5, sx < w - 0.5, sy < h - 0.5 else { continue }
-                        sx = min(max(sx, 0), w - 1)
-                        sy = min(max(sy, 0), h - 1)
-                        let ix = Int(sx), iy = Int(sy)
-                        let jx = min(ix + 1, width - 1), jy = min(iy + 1, height - 1)
-                        let fx = sx - Double(ix), fy = sy - Double(iy)
                         let d = oy * out.bytesPerRow + ox * bpp
-                        for ch in 0..<bpp {
-                            let p00 = Double(src[iy * bytesPerRow + ix * bpp + ch])
-                            let p01 = Double(src[iy * bytesPerRow + jx * bpp + ch])
-                            let p10 = Double(src[jy * bytesPerRow + ix * bpp + ch])
-                            let p11 = Double(src[jy * bytesPerRow + jx * bpp + ch])
-                            let v = (p00 * (1 - fx) + p01 * fx) * (1 - fy) + (p10 * (1 - fx) + p11 * fx) * fy
-                            dst[d + ch] = UInt8(v + 0.5)
-                        }
+                        for ch in 0..<bpp { dst[d + ch] = UInt8(sampler.sample(x: sx, y: sy, channel: ch) + 0.5) }
                     }
                 }
             }

@@ -15,39 +15,31 @@ extension PixelBuffer {
         let bpp = format.bytesPerPixel
         let offsets: [(Double, Double)] = [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]
         var sample = [Double](repeating: 0, count: bpp)
-        for y in y0..<y1 {
-            for x in x0..<x1 {
-                for c in 0..<bpp { sample[c] = 0 }
-                var covered = 0
-                for (dx, dy) in offsets {
-                    let p = inverse.apply(PixelPoint(x: Double(x) + dx, y: Double(y) + dy))
-                    guard p.x >= 0, p.y >= 0, p.x < Double(source.width), p.y < Double(source.height) else { continue }
-                    covered += 1
-                    source.accumulateBilinear(at: p, into: &sample)
-                }
-                guard covered > 0 else { continue }
-                let coverage = Double(covered) / 4
-                let base = index(x: x, y: y)
-                for c in 0..<bpp {
-                    let value = sample[c] / Double(covered)
-                    let blended = Double(bytes[base + c]) * (1 - coverage) + value * coverage
-                    bytes[base + c] = UInt8(max(0, min(255, blended.rounded())))
+        let stride = bytesPerRow
+        source.bytes.withUnsafeBufferPointer { sourcePixels in
+            let sampler = BilinearSampler(sourcePixels, of: source)
+            bytes.withUnsafeMutableBufferPointer { target in
+                for y in y0..<y1 {
+                    for x in x0..<x1 {
+                        for c in 0..<bpp { sample[c] = 0 }
+                        var covered = 0
+                        for (dx, dy) in offsets {
+                            let p = inverse.apply(PixelPoint(x: Double(x) + dx, y: Double(y) + dy))
+                            guard p.x >= 0, p.y >= 0, p.x < Double(source.width), p.y < Double(source.height) else { continue }
+                            covered += 1
+                            // Pixel centres sit at +0.5 in continuous coordinates.
+                            for c in 0..<bpp { sample[c] += sampler.sample(x: p.x - 0.5, y: p.y - 0.5, channel: c) }
+                        }
+                        guard covered > 0 else { continue }
+                        let coverage = Double(covered) / 4
+                        let base = y * stride + x * bpp
+                        for c in 0..<bpp {
+                            let blended = Double(target[base + c]) * (1 - coverage) + sample[c] / Double(covered) * coverage
+                            target[base + c] = UInt8(max(0, min(255, blended.rounded())))
+                        }
+                    }
                 }
             }
-        }
-    }
-
-    /// Adds the bilinear sample at pixel-space point `p` (pixel centres at +0.5) to `sum`.
-    func accumulateBilinear(at p: PixelPoint, into sum: inout [Double]) {
-        let fx = max(0, min(Double(width - 1), p.x - 0.5)), fy = max(0, min(Double(height - 1), p.y - 0.5))
-        let ix = Int(fx), iy = Int(fy)
-        let jx = min(ix + 1, width - 1), jy = min(iy + 1, height - 1)
-        let wx = fx - Double(ix), wy = fy - Double(iy)
-        let bpp = format.bytesPerPixel
-        for c in 0..<bpp {
-            let p00 = Double(bytes[iy * bytesPerRow + ix * bpp + c]), p01 = Double(bytes[iy * bytesPerRow + jx * bpp + c])
-            let p10 = Double(bytes[jy * bytesPerRow + ix * bpp + c]), p11 = Double(bytes[jy * bytesPerRow + jx * bpp + c])
-            sum[c] += (p00 * (1 - wx) + p01 * wx) * (1 - wy) + (p10 * (1 - wx) + p11 * wx) * wy
         }
     }
 }
