@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CZXingEngine", pkgConfig: "zxing"),
+        // Headers only (no pkgConfig: it would link libtesseract, which Kamera dlopens).
+        .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev"])]),
         .target(
             name: "CZXing",
             dependencies: ["CZXingEngine"],
@@ -31,7 +33,7 @@ let package = Package(
         // Swift modules.
         .target(name: "KameraCore"),
         .target(name: "KameraImageIO", dependencies: ["KameraCore", "CTurboJPEG", "CPNG", "CWebP"]),
-        .target(name: "KameraVision", dependencies: ["KameraCore", "CZXing"]),
+        .target(name: "KameraVision", dependencies: ["KameraCore", "CZXing", "CTesseract"]),
         .target(name: "KameraRender", dependencies: ["KameraCore", "KameraVision", "CFreeType"]),
         .target(name: "Kamera", dependencies: ["KameraCore", "KameraImageIO", "KameraVision", "KameraRender"]),
         .executableTarget(

@@ -16,6 +16,8 @@ DEBIAN_PACKAGES=(
     cmake ninja-build pkg-config g++            # build zxing-cpp
     libturbojpeg0-dev libpng-dev libwebp-dev    # image codecs
     libfreetype-dev fonts-dejavu-core           # overlay labels
+    libtesseract-dev tesseract-ocr-eng          # text recognition
+    fonts-liberation fonts-freefont-ttf         # more fonts for rendered-text tests
     opencv-doc                                  # real test media (photos, videos)
     python3-pip                                 # benchmark peers (bench/ only)
 )

@@ -1,0 +1,52 @@
+import KameraCore
+
+/// One character's box, as Vision's `characterBoxes` gives them.
+public struct CharacterBox: Sendable, Hashable {
+    public var character: String
+    /// Pixels, top-left origin.
+    public var pixelBox: PixelRect
+    /// Normalized, lower-left origin.
+    public var boundingBox: NormalizedRect
+}
+
+/// A region of text: a line with its words, or a word (Vision's `TextObservation`).
+public struct TextObservation: Sendable, Hashable {
+    /// Normalized, lower-left origin.
+    public var boundingBox: NormalizedRect
+    /// Pixels, top-left origin.
+    public var pixelBox: PixelRect
+    /// The text read in the region.
+    public var string: String
+    /// 0…1.
+    public var confidence: Float
+    /// The characters' boxes, when the request asked for them.
+    public var characterBoxes: [CharacterBox]?
+    /// For a line, its words; empty for a word.
+    public var words: [TextObservation]
+}
+
+/// A text candidate with its confidence.
+public struct RecognizedText: Sendable, Hashable {
+    public var string: String
+    /// 0…1.
+    public var confidence: Float
+}
+
+/// A recognized line of text (Vision's `RecognizedTextObservation`), in reading order.
+public struct RecognizedTextObservation: Sendable, Hashable {
+    public var boundingBox: NormalizedRect
+    public var pixelBox: PixelRect
+    /// The line's words with their boxes, confidences and character boxes.
+    public var words: [TextObservation]
+    /// Readings of the line, best first (one per preprocessing that read it differently).
+    public var candidates: [RecognizedText]
+
+    /// Up to `maxCandidateCount` readings, best first.
+    public func topCandidates(_ maxCandidateCount: Int) -> [RecognizedText] {
+        Array(candidates.prefix(max(0, maxCandidateCount)))
+    }
+
+    /// The best reading.
+    public var string: String { candidates.first?.string ?? "" }
+    public var confidence: Float { candidates.first?.confidence ?? 0 }
+}
