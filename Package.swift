@@ -50,7 +50,7 @@ let package = Package(
             path: "bench/kamera-bench"
         ),
         // Synthetic scenes from real photos (codes warped, blurred, noised) for tests, demo and bench.
-        .target(name: "KameraTestMedia", dependencies: ["KameraCore", "KameraImageIO", "KameraVision"]),
+        .target(name: "KameraTestMedia", dependencies: ["KameraCore", "KameraImageIO", "KameraVision", "KameraRender"]),
 
         .testTarget(name: "KameraCoreTests", dependencies: ["KameraCore"]),
         .testTarget(name: "KameraImageIOTests", dependencies: ["KameraImageIO", "KameraTestMedia"]),

@@ -11,11 +11,19 @@ final class TesseractEnginePool: Sendable {
         var engines: [TesseractEngine.Key: [TesseractEngine]] = [:]
     }
     private let idle = Mutex(Idle())
+    private let created = Mutex(0)
+
+    /// How many engines this pool has initialised (tests check that engines are reused).
+    var createdCount: Int { created.withLock { $0 } }
 
     /// Runs `body` with an engine for `key`, creating one only if none is idle.
     func withEngine<R>(_ key: TesseractEngine.Key, _ body: (TesseractEngine) throws -> R) throws -> R {
         let borrowed = idle.withLock { $0.engines[key]?.popLast() }
-        let engine = try borrowed ?? TesseractEngine(key)
+        let engine = try borrowed ?? {
+            let fresh = try TesseractEngine(key)
+            created.withLock { $0 += 1 }
+            return fresh
+        }()
         defer {
             let returned = engine
             idle.withLock { state in

@@ -67,4 +67,33 @@ enum TextPreprocessor {
         }
         return best
     }
+
+    /// The image divided by its local mean (a `window`-pixel box, via an integral image):
+    /// slow changes of the background (a photo behind printed text, uneven light) become
+    /// white while strokes darker than their surroundings stay dark.
+    static func flattenedBackground(_ gray: PixelBuffer, window: Int) -> PixelBuffer {
+        let w = gray.width, h = gray.height
+        var integral = [Int](repeating: 0, count: (w + 1) * (h + 1))
+        for y in 0..<h {
+            var rowSum = 0
+            for x in 0..<w {
+                rowSum += Int(gray.bytes[y * gray.bytesPerRow + x])
+                integral[(y + 1) * (w + 1) + x + 1] = integral[y * (w + 1) + x + 1] + rowSum
+            }
+        }
+        let r = max(1, window / 2)
+        var out = PixelBuffer(width: w, height: h, format: .gray8)
+        for y in 0..<h {
+            let y0 = max(0, y - r), y1 = min(h, y + r + 1)
+            for x in 0..<w {
+                let x0 = max(0, x - r), x1 = min(w, x + r + 1)
+                let sum = integral[y1 * (w + 1) + x1] - integral[y0 * (w + 1) + x1] - integral[y1 * (w + 1) + x0] + integral[y0 * (w + 1) + x0]
+                let mean = Double(sum) / Double((x1 - x0) * (y1 - y0))
+                let value = Double(gray.bytes[y * gray.bytesPerRow + x]) / max(1, mean) * 255
+                // Stretch: the background (ratio ≈ 1) goes white, strokes keep their contrast.
+                out.bytes[y * w + x] = UInt8(max(0, min(255, 255 - (255 - value) * 2)))
+            }
+        }
+        return out
+    }
 }

@@ -26,6 +26,19 @@ struct TextRecognizer: Sendable {
         }
         var page = try TesseractEnginePool.shared.withEngine(key) { try $0.recognize(prepared) }
         if accurate {
+            // Text on a photo or in uneven light: Tesseract's global threshold fails there, so
+            // read again with the background flattened and keep the reading with more
+            // confidently read text.
+            let heights = page.lines.flatMap(\.words).map(\.box.height).sorted()
+            let textHeight = heights.isEmpty ? 30 : heights[heights.count / 2]
+            let flattened = TextPreprocessor.flattenedBackground(prepared, window: Int(max(15, textHeight * 1.2)))
+            let second = try TesseractEnginePool.shared.withEngine(key) { try $0.recognize(flattened) }
+            if second.confidentCharacters > page.confidentCharacters {
+                page = second
+                prepared = flattened
+            }
+        }
+        if accurate {
             // Tesseract's LSTM wants an x-height of 20–30 px: small text it was unsure of is read
             // again enlarged.
             let heights = page.lines.flatMap(\.words).map(\.box.height).sorted()
@@ -34,18 +47,56 @@ struct TextRecognizer: Sendable {
                 let scale = min(4, 32 / median)
                 let enlarged = prepared.resized(width: Int(Double(prepared.width) * scale), height: Int(Double(prepared.height) * scale))
                 let second = try TesseractEnginePool.shared.withEngine(key) { try $0.recognize(enlarged) }
-                if second.meanConfidence >= page.meanConfidence {
+                if second.confidentCharacters >= page.confidentCharacters {
                     page = second.scaled(by: 1 / scale)
                 }
             }
         }
-        let mapped = page.mapped(by: toSource)
+        // Lines Tesseract is this unsure of, or with hardly a letter, are texture read as text.
+        if accurate {
+            page.lines = page.lines.filter { line in
+                line.confidence >= 50 && line.text.unicodeScalars.filter(CharacterSet.alphanumerics.contains).count >= 2
+            }
+        }
+        let mapped = page.inReadingOrder().mapped(by: toSource)
         let minimumHeight = minimumTextHeight * Double(context.image.height)
         return TesseractPage(lines: mapped.lines.filter { $0.box.height >= minimumHeight })
     }
 }
 
 extension TesseractPage {
+    /// Lines top to bottom within each column. Tesseract orders by layout blocks, and on
+    /// busy photos it splits one column into blocks in the wrong order; lines that share
+    /// most of their width are in one column, so the upper one comes first.
+    func inReadingOrder() -> TesseractPage {
+        var ordered = lines
+        func sameColumn(_ a: PixelRect, _ b: PixelRect) -> Bool {
+            let overlap = min(a.maxX, b.maxX) - max(a.minX, b.minX)
+            return overlap > 0.5 * min(a.width, b.width)
+        }
+        var swapped = true
+        var passes = 0
+        while swapped && passes < ordered.count {
+            swapped = false
+            passes += 1
+            for i in 0..<max(0, ordered.count - 1) {
+                let a = ordered[i].box, b = ordered[i + 1].box
+                if sameColumn(a, b) && b.maxY <= a.minY + b.height * 0.5 {
+                    ordered.swapAt(i, i + 1)
+                    swapped = true
+                }
+            }
+        }
+        return TesseractPage(lines: ordered)
+    }
+
+    /// How much text was read with confidence: characters weighted by their word's
+    /// confidence, words under 50 % ignored. A few confident junk words score low, a page
+    /// read well scores high.
+    var confidentCharacters: Float {
+        lines.flatMap(\.words).filter { $0.confidence >= 50 }.reduce(0) { $0 + Float($1.text.count) * $1.confidence / 100 }
+    }
+
     var meanConfidence: Float {
         let words = lines.flatMap(\.words)
         guard !words.isEmpty else { return 0 }
