@@ -64,12 +64,19 @@ final class TesseractEngine {
                                               hint: TextLanguages.installHint(key.languages))
         }
         api.setPageSegMode(handle, PSM_AUTO)
-        // Photos carry no usable resolution; this silences Tesseract's guess and warning.
-        api.setSourceResolution(handle, 300)
+        _ = Self.drainAtExit
         self.handle = handle
         self.api = api
         self.key = key
     }
+
+    /// Tesseract's model cache is a function-local static created by the first Init, and
+    /// exit handlers run in reverse order of registration: registering after that Init ends
+    /// the pooled engines before the cache is destroyed, which otherwise reports every model
+    /// still held as leaked.
+    private static let drainAtExit: Void = {
+        atexit { TesseractEnginePool.shared.drain() }
+    }()
 
     deinit {
         api.end(handle)
@@ -83,6 +90,8 @@ final class TesseractEngine {
         defer { api.clear(handle) }
         let status = gray.bytes.withUnsafeBufferPointer { pixels -> Int32 in
             api.setImage(handle, pixels.baseAddress, Int32(gray.width), Int32(gray.height), 1, Int32(gray.bytesPerRow))
+            // Photos carry no usable resolution; a fixed one silences Tesseract's guess and warning.
+            api.setSourceResolution(handle, 300)
             return api.recognize(handle, nil)
         }
         guard status == 0 else { throw KameraError.invalidArgument("Tesseract could not recognize the image") }

@@ -1,3 +1,4 @@
+import Foundation
 import KameraCore
 import Synchronization
 
@@ -6,22 +7,27 @@ import Synchronization
 final class TesseractEnginePool: Sendable {
     static let shared = TesseractEnginePool()
 
+    /// Ends every idle engine.
+    func drain() {
+        idle.withLock { $0.engines.removeAll() }
+    }
+
     private struct Idle: @unchecked Sendable {
         // Engines are only touched by the one caller that borrowed them.
         var engines: [TesseractEngine.Key: [TesseractEngine]] = [:]
     }
     private let idle = Mutex(Idle())
-    private let created = Mutex(0)
+    private let created = Mutex([TesseractEngine.Key: Int]())
 
-    /// How many engines this pool has initialised (tests check that engines are reused).
-    var createdCount: Int { created.withLock { $0 } }
+    /// How many engines this pool has initialised for `key` (tests check that engines are reused).
+    func createdCount(for key: TesseractEngine.Key) -> Int { created.withLock { $0[key, default: 0] } }
 
     /// Runs `body` with an engine for `key`, creating one only if none is idle.
     func withEngine<R>(_ key: TesseractEngine.Key, _ body: (TesseractEngine) throws -> R) throws -> R {
         let borrowed = idle.withLock { $0.engines[key]?.popLast() }
         let engine = try borrowed ?? {
             let fresh = try TesseractEngine(key)
-            created.withLock { $0 += 1 }
+            created.withLock { $0[key, default: 0] += 1 }
             return fresh
         }()
         defer {

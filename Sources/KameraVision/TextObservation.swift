@@ -23,6 +23,16 @@ public struct TextObservation: Sendable, Hashable {
     public var characterBoxes: [CharacterBox]?
     /// For a line, its words; empty for a word.
     public var words: [TextObservation]
+
+    public init(boundingBox: NormalizedRect, pixelBox: PixelRect, string: String, confidence: Float,
+                characterBoxes: [CharacterBox]?, words: [TextObservation]) {
+        self.boundingBox = boundingBox
+        self.pixelBox = pixelBox
+        self.string = string
+        self.confidence = confidence
+        self.characterBoxes = characterBoxes
+        self.words = words
+    }
 }
 
 /// A text candidate with its confidence.
@@ -48,5 +58,11 @@ public struct RecognizedTextObservation: Sendable, Hashable {
 
     /// The best reading.
     public var string: String { candidates.first?.string ?? "" }
+
+    /// The line as a text region (best reading, its words with their character boxes).
+    public var textObservation: TextObservation {
+        TextObservation(boundingBox: boundingBox, pixelBox: pixelBox, string: string, confidence: confidence,
+                        characterBoxes: nil, words: words)
+    }
     public var confidence: Float { candidates.first?.confidence ?? 0 }
 }

@@ -25,33 +25,36 @@ struct TextRecognizer: Sendable {
             }
         }
         var page = try TesseractEnginePool.shared.withEngine(key) { try $0.recognize(prepared) }
+        var scale = 1.0
         if accurate {
-            // Text on a photo or in uneven light: Tesseract's global threshold fails there, so
-            // read again with the background flattened and keep the reading with more
-            // confidently read text.
-            let heights = page.lines.flatMap(\.words).map(\.box.height).sorted()
-            let textHeight = heights.isEmpty ? 30 : heights[heights.count / 2]
-            let flattened = TextPreprocessor.flattenedBackground(prepared, window: Int(max(15, textHeight * 1.2)))
-            let second = try TesseractEnginePool.shared.withEngine(key) { try $0.recognize(flattened) }
-            if second.confidentCharacters > page.confidentCharacters {
-                page = second
-                prepared = flattened
-            }
-        }
-        if accurate {
-            // Tesseract's LSTM wants an x-height of 20–30 px: small text it was unsure of is read
-            // again enlarged.
-            let heights = page.lines.flatMap(\.words).map(\.box.height).sorted()
+            // Tesseract's LSTM wants an x-height of 20–30 px: small text is read again enlarged
+            // (the 13 px lines of opencv-doc's imageTextR lose whole lines otherwise).
+            // Line heights, not word heights: words without ascenders would exaggerate the scale.
+            let heights = page.lines.map(\.box.height).sorted()
             let median = heights.isEmpty ? 0 : heights[heights.count / 2]
-            if median > 0, median < 22, page.meanConfidence < 85 {
-                let scale = min(4, 32 / median)
-                let enlarged = prepared.resized(width: Int(Double(prepared.width) * scale), height: Int(Double(prepared.height) * scale))
+            if median > 0, median < 24 {
+                let factor = min(4, 32 / median)
+                let enlarged = prepared.resized(width: Int(Double(prepared.width) * factor), height: Int(Double(prepared.height) * factor))
                 let second = try TesseractEnginePool.shared.withEngine(key) { try $0.recognize(enlarged) }
                 if second.confidentCharacters >= page.confidentCharacters {
-                    page = second.scaled(by: 1 / scale)
+                    page = second
+                    prepared = enlarged
+                    scale = factor
                 }
             }
+            // Text on a photo or in uneven light: Tesseract's global threshold fails there, so
+            // read again with the background flattened. Only a clearly better reading wins: on
+            // clean pages both read alike and the unflattened one keeps thin strokes intact.
+            let words = page.lines.flatMap(\.words).map(\.box.height).sorted()
+            let textHeight = words.isEmpty ? 30 : words[words.count / 2]
+            let flattened = TextPreprocessor.flattenedBackground(prepared, window: Int(max(15, textHeight * 1.2)))
+            let second = try TesseractEnginePool.shared.withEngine(key) { try $0.recognize(flattened) }
+            // Tesseract's layout analysis drops a different line or two in each reading; the
+            // lines only the other reading found are added.
+            page = second.confidentCharacters > page.confidentCharacters * 1.15 ? second.adding(linesMissingFrom: page)
+                                                                                  : page.adding(linesMissingFrom: second)
         }
+        if scale != 1 { page = page.scaled(by: 1 / scale) }
         // Lines Tesseract is this unsure of, or with hardly a letter, are texture read as text.
         if accurate {
             page.lines = page.lines.filter { line in
@@ -65,6 +68,18 @@ struct TextRecognizer: Sendable {
 }
 
 extension TesseractPage {
+    /// This page plus the lines of `other` (same coordinates) that overlap none of its own.
+    func adding(linesMissingFrom other: TesseractPage) -> TesseractPage {
+        var merged = lines
+        for line in other.lines where line.confidence >= 50 {
+            let overlapsExisting = lines.contains { existing in
+                (existing.box.intersection(line.box)?.area ?? 0) > 0.3 * min(existing.box.area, line.box.area)
+            }
+            if !overlapsExisting { merged.append(line) }
+        }
+        return TesseractPage(lines: merged)
+    }
+
     /// Lines top to bottom within each column. Tesseract orders by layout blocks, and on
     /// busy photos it splits one column into blocks in the wrong order; lines that share
     /// most of their width are in one column, so the upper one comes first.

@@ -6,7 +6,7 @@ import Kamera
 struct DetectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Detect barcodes in images (JPEG, PNG, WebP) and print the results as JSON.",
+        abstract: "Detect barcodes and text in images (JPEG, PNG, WebP) and print the results as JSON.",
         discussion: """
             Prints {"results":[{"input":…,"width":…,"height":…,"barcodes":[…]}]}. boundingBox is \
             normalized with a lower-left origin like Apple's Vision; pixelCorners are pixels with a \
@@ -17,8 +17,17 @@ struct DetectCommand: AsyncParsableCommand {
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case json, table }
 
-    @Flag(name: .long, help: "Detect barcodes (the default, and for now the only detector).")
+    @Flag(name: .long, help: "Detect barcodes (the default when no detector is named).")
     var barcodes = false
+
+    @Flag(name: .long, help: "Detect text lines, words and character boxes.")
+    var text = false
+
+    @Flag(name: .long, help: "With --text: recognize text (accurate level) instead of only finding it.")
+    var recognize = false
+
+    @Option(name: .long, help: "With --text: comma-separated languages, Tesseract codes or BCP 47 (default: eng).")
+    var languages = "eng"
 
     @Option(name: .long, help: "Comma-separated symbologies to look for (default: all). See `kamera symbologies`.")
     var symbologies: String?
@@ -63,6 +72,9 @@ struct DetectCommand: AsyncParsableCommand {
         let chosenEffort: DetectBarcodesRequest.Effort = tryHarder ? .thorough : (effort.flatMap(DetectBarcodesRequest.Effort.init) ?? .balanced)
         let request = DetectBarcodesRequest(symbologies: try symbologies.map(parsedSymbologies) ?? BarcodeSymbology.allCases,
                                             effort: chosenEffort)
+        let analysis = Analysis(barcodes: barcodes || !text ? request : nil,
+                                text: text ? TextAnalysis(recognize: recognize, languages: languages.split(separator: ",").map {
+                                    $0.trimmingCharacters(in: .whitespaces) }) : nil)
         let annotationTargets = try annotationPaths()
         let decoding = ImageDecodingOptions(maximumPixelCount: maxPixels)
 
@@ -73,7 +85,7 @@ struct DetectCommand: AsyncParsableCommand {
             let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
             func addTask(_ index: Int) {
                 let path = files[index], target = annotationTargets?[index]
-                group.addTask { (index, Self.analyse(path: path, request: request, decoding: decoding, annotateTo: target)) }
+                group.addTask { (index, Self.analyse(path: path, analysis: analysis, decoding: decoding, annotateTo: target)) }
             }
             while next < min(width, files.count) { addTask(next); next += 1 }
             for await result in group {
@@ -106,18 +118,45 @@ struct DetectCommand: AsyncParsableCommand {
         }
     }
 
-    private static func analyse(path: String, request: DetectBarcodesRequest, decoding: ImageDecodingOptions,
+    /// What to run on each file.
+    struct Analysis: Sendable {
+        var barcodes: DetectBarcodesRequest?
+        var text: TextAnalysis?
+    }
+
+    struct TextAnalysis: Sendable {
+        var recognize: Bool
+        var languages: [String]
+    }
+
+    private static func analyse(path: String, analysis: Analysis, decoding: ImageDecodingOptions,
                                 annotateTo target: String?) -> DetectionReport.FileResult {
         var result = DetectionReport.FileResult(input: path)
         do {
             let image = try Image(contentsOf: URL(fileURLWithPath: path), options: decoding)
             result.width = image.width
             result.height = image.height
-            let observations = try request.performSynchronously(on: image)
-            result.barcodes = observations.map(BarcodeRecord.init)
+            let context = ImageAnalysisContext(image)
+            var codes: [BarcodeObservation] = []
+            if let request = analysis.barcodes {
+                codes = try request.perform(in: context)
+                result.barcodes = codes.map(BarcodeRecord.init)
+            }
+            var lines: [TextObservation] = []
+            if let text = analysis.text {
+                if text.recognize {
+                    let recognized = try RecognizeTextRequest(recognitionLanguages: text.languages).perform(in: context)
+                    result.text = recognized.map(TextRecord.init)
+                    lines = recognized.map(\.textObservation)
+                } else {
+                    lines = try DetectTextRectanglesRequest(reportCharacterBoxes: true, languages: text.languages).perform(in: context)
+                    result.text = lines.map(TextRecord.init)
+                }
+            }
             if let target {
                 var canvas = Canvas(image.pixelBuffer)
-                BarcodeOverlay().draw(observations, on: &canvas, font: try FontFace.standard())
+                TextOverlay().draw(lines, on: &canvas)
+                BarcodeOverlay().draw(codes, on: &canvas, font: try FontFace.standard())
                 try ImageEncoder.write(canvas.buffer, to: URL(fileURLWithPath: target))
                 result.annotated = target
             }

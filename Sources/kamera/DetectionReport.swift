@@ -13,6 +13,7 @@ struct DetectionReport: Codable {
         var width: Int?
         var height: Int?
         var barcodes: [BarcodeRecord]?
+        var text: [TextRecord]?
         var annotated: String?
         var error: FileError?
     }
@@ -26,7 +27,7 @@ struct DetectionReport: Codable {
 
     /// A readable table: one row per code, or per file without codes.
     func table() -> String {
-        var rows: [[String]] = [["INPUT", "SIZE", "SYMBOLOGY", "PAYLOAD", "CORNERS (px)"]]
+        var rows: [[String]] = [["INPUT", "SIZE", "KIND", "PAYLOAD / TEXT", "CORNERS / BOX (px)"]]
         for result in results {
             let size = result.width.map { "\($0)×\(result.height ?? 0)" } ?? "-"
             if let error = result.error {
@@ -38,8 +39,12 @@ struct DetectionReport: Codable {
                         ?? "<\(Data(base64Encoded: code.payloadBase64)?.count ?? 0) bytes>"
                     rows.append([result.input, size, code.symbology, payload.replacingOccurrences(of: "\n", with: "⏎"), corners])
                 }
-            } else {
+            } else if result.text == nil {
                 rows.append([result.input, size, "-", "(no codes)", ""])
+            }
+            for line in result.text ?? [] {
+                let b = line.pixelBox
+                rows.append([result.input, size, "text", line.string, "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))"])
             }
         }
         let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -55,9 +60,76 @@ extension DetectionReport.FileResult {
         var members: [(String, JSONValue)] = [("input", .string(input))]
         if let width, let height { members += [("width", .int(width)), ("height", .int(height))] }
         if let barcodes { members.append(("barcodes", .array(barcodes.map(\.jsonValue)))) }
+        if let text { members.append(("text", .array(text.map(\.jsonValue)))) }
         if let annotated { members.append(("annotated", .string(annotated))) }
         if let error { members.append(("error", .object([("message", .string(error.message)), ("hint", .string(error.hint))]))) }
         return .object(members)
+    }
+}
+
+/// One line of text as `kamera detect --text` prints it.
+struct TextRecord: Codable {
+    struct Character: Codable {
+        var character: String
+        var boundingBox: NormalizedRect
+        var pixelBox: PixelRect
+    }
+
+    struct Word: Codable {
+        var string: String
+        var confidence: Float
+        var boundingBox: NormalizedRect
+        var pixelBox: PixelRect
+        var characterBoxes: [Character]?
+    }
+
+    var boundingBox: NormalizedRect
+    var pixelBox: PixelRect
+    var string: String
+    var confidence: Float
+    var characterBoxes: [Character]?
+    var words: [Word]
+
+    init(_ line: TextObservation) {
+        func characters(_ o: TextObservation) -> [Character]? {
+            o.characterBoxes?.map { Character(character: $0.character, boundingBox: $0.boundingBox, pixelBox: $0.pixelBox) }
+        }
+        boundingBox = line.boundingBox
+        pixelBox = line.pixelBox
+        string = line.string
+        confidence = line.confidence
+        characterBoxes = characters(line)
+        words = line.words.map { Word(string: $0.string, confidence: $0.confidence, boundingBox: $0.boundingBox, pixelBox: $0.pixelBox,
+                                      characterBoxes: characters($0)) }
+    }
+
+    init(_ line: RecognizedTextObservation) {
+        self.init(line.textObservation)
+    }
+
+    var jsonValue: JSONValue {
+        func normalized(_ r: NormalizedRect) -> JSONValue {
+            func round(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
+            return .object([("x", .number(round(r.x))), ("y", .number(round(r.y))), ("width", .number(round(r.width))), ("height", .number(round(r.height)))])
+        }
+        func pixels(_ r: PixelRect) -> JSONValue {
+            func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }
+            return .object([("x", .number(round(r.x))), ("y", .number(round(r.y))), ("width", .number(round(r.width))), ("height", .number(round(r.height)))])
+        }
+        func characters(_ list: [Character]?) -> [(String, JSONValue)] {
+            guard let list else { return [] }
+            return [("characterBoxes", .array(list.map {
+                .object([("character", .string($0.character)), ("boundingBox", normalized($0.boundingBox)), ("pixelBox", pixels($0.pixelBox))])
+            }))]
+        }
+        func confidence(_ c: Float) -> JSONValue { .number((Double(c) * 1000).rounded() / 1000) }
+        return .object([("boundingBox", normalized(boundingBox)), ("pixelBox", pixels(pixelBox)), ("string", .string(string)),
+                        ("confidence", confidence(self.confidence))] + characters(characterBoxes) + [
+            ("words", .array(words.map { word in
+                .object([("string", .string(word.string)), ("confidence", confidence(word.confidence)),
+                         ("boundingBox", normalized(word.boundingBox)), ("pixelBox", pixels(word.pixelBox))] + characters(word.characterBoxes))
+            })),
+        ])
     }
 }
 

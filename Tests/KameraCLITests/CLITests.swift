@@ -109,7 +109,7 @@ func kamera(_ arguments: [String]) throws -> CLIRun {
         #expect(limited.status == 1 && limited.stdout.contains("over the limit"))
 
         let table = try kamera(["detect", "--format", "table", scene.path])
-        #expect(table.status == 0 && table.stdout.contains(scene.qr) && table.stdout.contains("SYMBOLOGY"))
+        #expect(table.status == 0 && table.stdout.contains(scene.qr) && table.stdout.contains("KIND"))
 
         let annotated = dir.appendingPathComponent("annotated.png").path
         let run = try kamera(["detect", "--annotate", annotated, scene.path])
@@ -159,5 +159,34 @@ func kamera(_ arguments: [String]) throws -> CLIRun {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("decoded 11 of 11 codes"))
         #expect(FileManager.default.fileExists(atPath: out + "/scene1.annotated.png"))
+    }
+}
+
+@Suite struct CLITextTests {
+    @Test func detectTextAddsTextToTheDocument() throws {
+        let page = try SampleMedia.url("imageTextR.png").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-text-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let run = try kamera(["detect", "--text", "--annotate", out, page])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("LEAK"))
+        let result = try #require((run.json?["results"] as? [[String: Any]])?.first)
+        #expect(result["barcodes"] == nil)
+        let lines = try #require(result["text"] as? [[String: Any]])
+        #expect(lines.count >= 12)
+        let first = lines[0]
+        #expect((first["string"] as? String)?.hasPrefix("technical details") == true)
+        #expect(first["boundingBox"] is [String: Double] && first["pixelBox"] is [String: Double])
+        let characters = try #require(first["characterBoxes"] as? [[String: Any]])
+        #expect(characters.first?["character"] as? String == "t")
+        #expect(FileManager.default.fileExists(atPath: out))
+
+        let recognized = try kamera(["detect", "--text", "--recognize", "--barcodes", "--languages", "eng", page])
+        let both = try #require((recognized.json?["results"] as? [[String: Any]])?.first)
+        #expect((both["barcodes"] as? [Any])?.isEmpty == true)
+        #expect(((both["text"] as? [[String: Any]])?.first?["words"] as? [Any])?.isEmpty == false)
+
+        let missing = try kamera(["detect", "--text", "--languages", "xyz", page])
+        #expect(missing.status == 1 && missing.stdout.contains("tesseract-ocr-xyz"))
     }
 }

@@ -119,9 +119,9 @@ import Testing
         let scene = TextScene.render(lines, font: try FontFace.standard(), pixelSize: 24)
         // A key no other test uses, so the count below is this test's own.
         let request = RecognizeTextRequest(recognitionLevel: .fast, recognitionLanguages: ["eng"], usesLanguageCorrection: false)
-        let before = TesseractEnginePool.shared.createdCount
+        let key = TesseractEngine.Key(languages: ["eng"], usesLanguageCorrection: false)
         for _ in 0..<3 { _ = try await request.perform(on: scene.image) }
-        #expect(TesseractEnginePool.shared.createdCount - before <= 1)
+        #expect(TesseractEnginePool.shared.createdCount(for: key) == 1)
         let texts = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<4 { group.addTask { try await request.perform(on: scene.image).map(\.string).joined(separator: " ") } }
             return try await group.reduce(into: []) { $0.append($1) }
