@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CZXingEngine", pkgConfig: "zxing"),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavdevice-dev"])]),
         // Headers only (no pkgConfig: it would link libtesseract, which Kamera dlopens).
         .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev"])]),
         .target(
@@ -34,8 +36,9 @@ let package = Package(
         .target(name: "KameraCore"),
         .target(name: "KameraImageIO", dependencies: ["KameraCore", "CTurboJPEG", "CPNG", "CWebP"]),
         .target(name: "KameraVision", dependencies: ["KameraCore", "CZXing", "CTesseract"]),
+        .target(name: "KameraMedia", dependencies: ["KameraCore", "CFFmpeg"]),
         .target(name: "KameraRender", dependencies: ["KameraCore", "KameraVision", "CFreeType"]),
-        .target(name: "Kamera", dependencies: ["KameraCore", "KameraImageIO", "KameraVision", "KameraRender"]),
+        .target(name: "Kamera", dependencies: ["KameraCore", "KameraImageIO", "KameraMedia", "KameraVision", "KameraRender"]),
         .executableTarget(
             name: "kamera",
             dependencies: [
@@ -55,6 +58,7 @@ let package = Package(
         .testTarget(name: "KameraCoreTests", dependencies: ["KameraCore"]),
         .testTarget(name: "KameraImageIOTests", dependencies: ["KameraImageIO", "KameraTestMedia"]),
         .testTarget(name: "KameraVisionTests", dependencies: ["Kamera", "KameraTestMedia"]),
+        .testTarget(name: "KameraMediaTests", dependencies: ["Kamera", "KameraTestMedia"]),
         .testTarget(name: "KameraRenderTests", dependencies: ["Kamera", "KameraTestMedia"]),
         .testTarget(name: "KameraCLITests", dependencies: ["Kamera", "KameraTestMedia"]),
     ],

@@ -17,6 +17,8 @@ DEBIAN_PACKAGES=(
     libturbojpeg0-dev libpng-dev libwebp-dev    # image codecs
     libfreetype-dev fonts-dejavu-core           # overlay labels
     libtesseract-dev tesseract-ocr-eng          # text recognition
+    libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavdevice-dev  # video
+    ffmpeg                                      # reference peer in video tests
     fonts-liberation fonts-freefont-ttf         # more fonts for rendered-text tests
     opencv-doc                                  # real test media (photos, videos)
     python3-pip                                 # benchmark peers (bench/ only)

@@ -7,6 +7,12 @@ public struct CharacterBox: Sendable, Hashable {
     public var pixelBox: PixelRect
     /// Normalized, lower-left origin.
     public var boundingBox: NormalizedRect
+
+    public init(character: String, pixelBox: PixelRect, boundingBox: NormalizedRect) {
+        self.character = character
+        self.pixelBox = pixelBox
+        self.boundingBox = boundingBox
+    }
 }
 
 /// A region of text: a line with its words, or a word (Vision's `TextObservation`).

@@ -65,3 +65,22 @@ import Testing
         #expect(throws: KameraError.self) { try FontFace(path: "/nonexistent/font.ttf") }
     }
 }
+
+@Suite struct TextOverlayTests {
+    @Test func drawsWordAndCharacterBoxes() {
+        let character = CharacterBox(character: "K", pixelBox: PixelRect(x: 20, y: 20, width: 10, height: 20),
+                                     boundingBox: NormalizedRect(x: 0.2, y: 0.6, width: 0.1, height: 0.2))
+        let word = TextObservation(boundingBox: NormalizedRect(x: 0.2, y: 0.6, width: 0.5, height: 0.2),
+                                   pixelBox: PixelRect(x: 20, y: 20, width: 50, height: 20), string: "Kamera", confidence: 0.9,
+                                   characterBoxes: [character], words: [])
+        let line = TextObservation(boundingBox: word.boundingBox, pixelBox: word.pixelBox, string: "Kamera", confidence: 0.9,
+                                   characterBoxes: nil, words: [word])
+        var canvas = Canvas(PixelBuffer(width: 100, height: 100, format: .rgb8, filledWith: [255, 255, 255]))
+        TextOverlay().draw([line], on: &canvas)
+        // The word box's top edge is blue; the character box's right edge is drawn inside it.
+        let top = canvas.buffer.pixel(x: 45, y: 20)
+        #expect(top[2] > 200 && top[0] < 100)
+        #expect(canvas.buffer.pixel(x: 30, y: 30) != [255, 255, 255])
+        #expect(canvas.buffer.pixel(x: 50, y: 30) == [255, 255, 255])
+    }
+}
