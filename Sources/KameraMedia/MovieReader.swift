@@ -34,16 +34,19 @@ public final class MovieReader {
     private var nextIndex = 0
     private var skipBefore: Double?
 
-    /// FFmpeg logs decoder complaints to stderr; Kamera reports failures as typed errors, so
-    /// only fatal messages are let through (set once per process).
-    private static let quietLogs: Void = av_log_set_level(AV_LOG_FATAL)
 
-    /// Opens `path` (a file, a URL FFmpeg understands) and its best video stream.
-    public init(path: String, outputFormat: PixelFormat = .rgb8) throws {
-        _ = Self.quietLogs
+    /// Opens a V4L2 camera such as `/dev/video0` (see ``CameraDevice/discover(in:)``).
+    public convenience init(camera: CameraDevice, outputFormat: PixelFormat = .rgb8) throws {
+        try self.init(path: camera.path, outputFormat: outputFormat, inputFormat: "video4linux2")
+    }
+
+    /// Opens `path` (a file, a URL FFmpeg understands) and its best video stream;
+    /// `inputFormat` forces an FFmpeg demuxer or device ("video4linux2").
+    public init(path: String, outputFormat: PixelFormat = .rgb8, inputFormat: String? = nil) throws {
+        _ = FFmpegSetup.once
         source = path
         self.outputFormat = outputFormat
-        if !path.contains("://") {
+        if !path.contains("://") && inputFormat == nil {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw KameraError.unreadableFile(path: path, reason: "no such file")
@@ -53,7 +56,11 @@ public final class MovieReader {
             }
         }
         var context: UnsafeMutablePointer<AVFormatContext>?
-        var status = avformat_open_input(&context, path, nil, nil)
+        let forced = inputFormat.flatMap { av_find_input_format($0) }
+        if inputFormat != nil && forced == nil {
+            throw KameraError.missingResource(name: "FFmpeg input format \(inputFormat!)", hint: "install libavdevice59")
+        }
+        var status = avformat_open_input(&context, path, forced, nil)
         guard status >= 0, let context else { throw KameraError.media(path, "cannot open", status) }
         formatContext = context
         status = avformat_find_stream_info(context, nil)

@@ -50,7 +50,7 @@ struct DemoCommand: AsyncParsableCommand {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             return URL(fileURLWithPath: output)
         }
-        var template = Array((NSTemporaryDirectory() + "/kamera-demo.XXXXXX").utf8CString)
+        var template = Array(URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("kamera-demo.XXXXXX").path.utf8CString)
         guard let made = mkdtemp(&template) else { throw ValidationError("cannot create a temporary directory") }
         return URL(fileURLWithPath: String(cString: made))
     }

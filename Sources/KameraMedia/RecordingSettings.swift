@@ -1,0 +1,58 @@
+import Foundation
+
+/// How a recording is encoded and when it stops, like AVCaptureMovieFileOutput's settings.
+public struct RecordingSettings: Sendable {
+    /// Frame size in pixels (even numbers; H.264 with 4:2:0 chroma needs them).
+    public var width: Int
+    public var height: Int
+    /// Frames per second the source delivers.
+    public var frameRate: Double
+    /// Seconds per fragment: a crash loses at most the fragment in progress. 0 writes a plain
+    /// (non-fragmented) movie whose index is only written at the end — lost on a crash.
+    public var fragmentInterval: Double
+    /// Stop after this many seconds (AVCaptureFileOutput.maxRecordedDuration).
+    public var maximumDuration: Double?
+    /// Stop before the file grows past this many bytes (maxRecordedFileSize).
+    public var maximumFileSize: Int64?
+    /// Stop when the volume has less free space than this (minFreeDiskSpaceLimit).
+    public var minimumFreeDiskSpace: Int64?
+    /// Clockwise rotation stored as metadata (0, 90, 180, 270), like videoOrientation.
+    public var rotation: Int
+    /// x264 speed preset: faster presets sustain higher resolutions in real time.
+    public var preset: String
+    /// Constant rate factor (lower is better quality, 18–28 is typical).
+    public var quality: Int
+
+    public init(width: Int, height: Int, frameRate: Double = 30, fragmentInterval: Double = 1, maximumDuration: Double? = nil,
+                maximumFileSize: Int64? = nil, minimumFreeDiskSpace: Int64? = nil, rotation: Int = 0,
+                preset: String = "veryfast", quality: Int = 23) {
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+        self.fragmentInterval = fragmentInterval
+        self.maximumDuration = maximumDuration
+        self.maximumFileSize = maximumFileSize
+        self.minimumFreeDiskSpace = minimumFreeDiskSpace
+        self.rotation = rotation
+        self.preset = preset
+        self.quality = quality
+    }
+}
+
+/// Why a recording ended.
+public enum RecordingStopReason: String, Sendable, Codable {
+    /// The caller finished it.
+    case finished
+    case maximumDurationReached
+    case maximumFileSizeReached
+    case diskSpaceLow
+}
+
+/// What a finished recording produced.
+public struct RecordingSummary: Sendable, Codable {
+    public var path: String
+    public var duration: Double
+    public var frames: Int
+    public var bytes: Int64
+    public var stopReason: RecordingStopReason
+}

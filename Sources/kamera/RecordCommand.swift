@@ -1,0 +1,137 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Kamera
+import Synchronization
+
+/// `kamera record`: a fragmented, crash-safe H.264 movie from a camera, the test pattern or a
+/// video file, with AVCaptureFileOutput's limits.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record a crash-safe (fragmented) H.264 movie from a camera, the test pattern or a video file.",
+        discussion: "Prints progress on stderr and a JSON summary (path, duration, frames, bytes, stopReason) on stdout. Ctrl-C finishes the file cleanly.")
+
+    @Option(name: .long, help: "A V4L2 camera, e.g. /dev/video0.")
+    var camera: String?
+
+    @Flag(name: .long, help: "Record the built-in test pattern.")
+    var testPattern = false
+
+    @Argument(help: "A video file to re-record.")
+    var input: String?
+
+    @Option(name: .shortAndLong, help: "Output .mov or .mp4 (default: a new temp folder kamera.XXXXXX/kamera_movie.mov).")
+    var output: String?
+
+    @Option(name: .long, help: "Stop after this many seconds.")
+    var duration: Double?
+
+    @Option(name: .long, help: "Stop before the file exceeds this many bytes.")
+    var maxSize: Int64?
+
+    @Option(name: .long, help: "Stop when the disk has fewer free bytes than this.")
+    var minFreeDisk: Int64?
+
+    @Option(name: .long, help: "Seconds per fragment; a crash loses at most one. 0: a plain, non-fragmented movie.")
+    var fragmentInterval = 1.0
+
+    @Option(name: .long, help: "Clockwise rotation metadata: 0, 90, 180 or 270.")
+    var rotation = 0
+
+    @Option(name: .long, help: "Test pattern size WIDTHxHEIGHT.")
+    var size = "1280x720"
+
+    @Option(name: .long, help: "Test pattern frames per second.")
+    var fps = 30.0
+
+    @Flag(name: .long, help: "Pace the test pattern or file at real time instead of as fast as possible.")
+    var realtime = false
+
+    @Option(name: .long, help: "x264 preset (ultrafast … veryslow).")
+    var preset = "veryfast"
+
+    func validate() throws {
+        let sources = (camera != nil ? 1 : 0) + (testPattern ? 1 : 0) + (input != nil ? 1 : 0)
+        guard sources == 1 else { throw ValidationError("give exactly one source: --camera DEVICE, --test-pattern or INPUT") }
+        if testPattern && duration == nil && maxSize == nil && !realtime {
+            throw ValidationError("the test pattern never ends: give --duration or --max-size (or --realtime and Ctrl-C)")
+        }
+    }
+
+    static let stopRequested = Atomic<Bool>(false)
+
+    func run() throws {
+        // Ctrl-C and SIGTERM finish the movie instead of killing it mid-write.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { RecordCommand.stopRequested.store(true, ordering: .relaxed) }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
+
+        do {
+            let summary = try record()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            FileHandle.standardError.write(Data("\n".utf8))
+            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        } catch let error as KameraError {
+            FileHandle.standardError.write(Data("\nkamera: \(error.reason) (\(error.hint))\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    private func record() throws -> RecordingSummary {
+        var next: () throws -> VideoFrame?
+        var width: Int, height: Int, rate: Double
+        var pace = realtime
+        if testPattern {
+            let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2 else { throw ValidationError("--size must be WIDTHxHEIGHT") }
+            let pattern = TestPatternSource(width: parts[0], height: parts[1], frameRate: fps)
+            var index = 0
+            next = {
+                defer { index += 1 }
+                return pattern.frame(index)
+            }
+            (width, height, rate) = (parts[0], parts[1], fps)
+        } else {
+            let reader = camera != nil
+                ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!))
+                : try MovieReader(path: input!)
+            next = { try reader.nextFrame() }
+            (width, height, rate) = (reader.width, reader.height, reader.frameRate ?? 30)
+            if camera != nil { pace = false }  // a camera delivers in real time by itself
+        }
+        // H.264 4:2:0 needs even sizes; odd sources lose their last row or column.
+        let evenWidth = width & ~1, evenHeight = height & ~1
+        let settings = RecordingSettings(width: evenWidth, height: evenHeight, frameRate: rate, fragmentInterval: fragmentInterval,
+                                         maximumDuration: duration, maximumFileSize: maxSize, minimumFreeDiskSpace: minFreeDisk,
+                                         rotation: rotation, preset: preset)
+        let recorder = try MovieRecorder(url: output.map { URL(fileURLWithPath: $0) }, settings: settings)
+        let started = Date()
+        var lastReport = -1.0
+        while !Self.stopRequested.load(ordering: .relaxed), let frame = try next() {
+            var image = frame.pixelBuffer
+            if image.width != evenWidth || image.height != evenHeight {
+                image = image.cropped(to: PixelRect(x: 0, y: 0, width: Double(evenWidth), height: Double(evenHeight)))
+            }
+            if pace {
+                let wait = frame.time - Date().timeIntervalSince(started)
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            }
+            guard try recorder.append(image, at: frame.time) else { break }
+            if recorder.recordedDuration - lastReport >= 1 {
+                lastReport = recorder.recordedDuration
+                let megabytes = Double(recorder.recordedFileSize) / 1_000_000
+                FileHandle.standardError.write(Data(String(format: "\rrecording %.1f s, %d frames, %.2f MB", recorder.recordedDuration,
+                                                           recorder.recordedFrames, megabytes).utf8))
+            }
+        }
+        return try recorder.finish()
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Kamera
+import KameraTestMedia
+import Testing
+
+/// The `kamera` executable built next to this test runner.
+func kameraExecutable() -> URL {
+    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let candidate = directory.appendingPathComponent("kamera")
+    return FileManager.default.fileExists(atPath: candidate.path) ? candidate : directory.deletingLastPathComponent().appendingPathComponent("kamera")
+}
+
+/// Frames ffprobe decodes from `path`, or nil when it cannot read the file at all.
+func ffprobeFrameCount(_ path: String) -> Int? {
+    guard let output = try? tool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
+                                             "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path]) else { return nil }
+    return Int(output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").first ?? "")
+}
+
+/// Incompressible frames, for the size and disk limits.
+func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuffer {
+    var random = SeededRandom(seed: seed)
+    var buffer = PixelBuffer(width: width, height: height, format: .rgb8)
+    for i in buffer.bytes.indices { buffer.bytes[i] = UInt8.random(in: 0...255, using: &random) }
+    return buffer
+}
+
+@Suite struct MovieRecorderTests {
+    @Test(arguments: ["mov", "mp4"])
+    func recordsEveryFrameInOrder(container: String) throws {
+        let path = temporaryFile("pattern.\(container)")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let pattern = TestPatternSource(width: 320, height: 240, frameRate: 30)
+        let recorder = try MovieRecorder(url: URL(fileURLWithPath: path), settings: RecordingSettings(width: 320, height: 240))
+        for index in 0..<60 {
+            let frame = pattern.frame(index)
+            #expect(try recorder.append(frame.pixelBuffer, at: frame.time))
+        }
+        #expect(abs(recorder.recordedDuration - 2) < 0.01 && recorder.recordedFrames == 60)
+        let summary = try recorder.finish()
+        #expect(summary.stopReason == .finished && summary.frames == 60 && summary.bytes > 0)
+        #expect(ffprobeFrameCount(path) == 60)
+        let reader = try MovieReader(path: path)
+        var indices: [Int] = []
+        while let frame = try reader.nextFrame() {
+            indices.append(TestPatternSource.index(in: frame.pixelBuffer))
+            #expect(abs(frame.time - Double(frame.index) / 30) < 0.002)
+        }
+        #expect(indices == Array(0..<60))
+        // Fragmented: an empty moov up front, then movie fragments.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.range(of: Data("moof".utf8)) != nil && bytes.range(of: Data("mvex".utf8)) != nil)
+    }
+
+    /// The seed's reason for fragments: a recording killed midway is still playable, losing at
+    /// most the fragment in progress; the same kill loses a plain movie entirely.
+    @Test func killedRecordingIsStillPlayable() throws {
+        func killedRecording(fragmentInterval: Double) throws -> (path: String, seconds: Double) {
+            let path = temporaryFile("killed.mov")
+            let process = Process()
+            process.executableURL = kameraExecutable()
+            process.arguments = ["record", "--test-pattern", "--realtime", "--size", "640x480", "--fps", "30", "--duration", "60",
+                                 "--fragment-interval", String(fragmentInterval), "-o", path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Wait until recording has really started, then let it run three more seconds.
+            let deadline = Date().addingTimeInterval(20)
+            while (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 == 0 && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            let started = Date()
+            Thread.sleep(forTimeInterval: 3)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+            return (path, Date().timeIntervalSince(started))
+        }
+
+        let fragmented = try killedRecording(fragmentInterval: 0.5)
+        defer { try? FileManager.default.removeItem(atPath: fragmented.path) }
+        let frames = try #require(ffprobeFrameCount(fragmented.path), "ffprobe cannot read the killed fragmented movie")
+        // About 30 fps for the time it ran, minus at most the half-second fragment in progress.
+        #expect(Double(frames) >= (fragmented.seconds - 0.5) * 30 - 10, "\(frames) frames after \(fragmented.seconds) s")
+        let reader = try MovieReader(path: fragmented.path)
+        var indices: [Int] = []
+        while let frame = try reader.nextFrame() { indices.append(TestPatternSource.index(in: frame.pixelBuffer)) }
+        #expect(indices.count == frames)
+        #expect(indices == Array(0..<indices.count))
+
+        let plain = try killedRecording(fragmentInterval: 0)
+        defer { try? FileManager.default.removeItem(atPath: plain.path) }
+        #expect(ffprobeFrameCount(plain.path) == nil || ffprobeFrameCount(plain.path) == 0)
+        #expect(throws: KameraError.self) { _ = try MovieReader(path: plain.path).nextFrame() }
+    }
+
+    @Test func maximumDurationStopsOnTime() throws {
+        let path = temporaryFile("duration.mov")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let pattern = TestPatternSource(width: 320, height: 240)
+        let recorder = try MovieRecorder(url: URL(fileURLWithPath: path), settings: RecordingSettings(width: 320, height: 240, maximumDuration: 1.5))
+        var appended = 0
+        for index in 0..<300 {
+            let frame = pattern.frame(index)
+            guard try recorder.append(frame.pixelBuffer, at: frame.time) else { break }
+            appended += 1
+        }
+        #expect(appended == 45)
+        #expect(recorder.stopReason == .maximumDurationReached)
+        let summary = try recorder.finish()
+        #expect(summary.stopReason == .maximumDurationReached && abs(summary.duration - 1.5) < 0.01)
+        #expect(ffprobeFrameCount(path) == 45)
+    }
+
+    @Test func maximumFileSizeIsNotExceeded() throws {
+        let path = temporaryFile("size.mp4")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let limit: Int64 = 1_500_000
+        let recorder = try MovieRecorder(url: URL(fileURLWithPath: path),
+                                         settings: RecordingSettings(width: 320, height: 240, fragmentInterval: 0.2, maximumFileSize: limit))
+        var appended = 0
+        for index in 0..<500 {
+            guard try recorder.append(noiseFrame(UInt64(index)), at: Double(index) / 30) else { break }
+            appended += 1
+        }
+        #expect(recorder.stopReason == .maximumFileSizeReached)
+        let summary = try recorder.finish()
+        #expect(summary.bytes <= limit && summary.bytes > limit / 2, "\(summary.bytes) bytes")
+        #expect(ffprobeFrameCount(path) == appended)
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    func lowDiskSpaceStopsCleanly() throws {
+        let mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-disk-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        _ = try tool("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mountPoint])
+        defer {
+            _ = try? tool("umount", [mountPoint])
+            try? FileManager.default.removeItem(atPath: mountPoint)
+        }
+        let path = mountPoint + "/movie.mov"
+        let minimum: Int64 = 2_000_000
+        let recorder = try MovieRecorder(url: URL(fileURLWithPath: path),
+                                         settings: RecordingSettings(width: 320, height: 240, fragmentInterval: 0.2, minimumFreeDiskSpace: minimum))
+        for index in 0..<500 {
+            guard try recorder.append(noiseFrame(UInt64(index)), at: Double(index) / 30) else { break }
+        }
+        #expect(recorder.stopReason == .diskSpaceLow)
+        let summary = try recorder.finish()
+        #expect(summary.frames > 5 && summary.bytes > 1_000_000)
+        #expect(ffprobeFrameCount(path) == summary.frames)
+        // Refused up front when the disk is already below the minimum.
+        #expect(throws: KameraError.self) {
+            try MovieRecorder(url: URL(fileURLWithPath: mountPoint + "/second.mov"),
+                              settings: RecordingSettings(width: 320, height: 240, minimumFreeDiskSpace: 3_500_000))
+        }
+    }
+
+    @Test(arguments: [90, 180, 270])
+    func rotationMetadataRoundTrips(degrees: Int) throws {
+        let path = temporaryFile("rotated.mov")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let pattern = TestPatternSource(width: 320, height: 240)
+        let recorder = try MovieRecorder(url: URL(fileURLWithPath: path), settings: RecordingSettings(width: 320, height: 240, rotation: degrees))
+        for index in 0..<10 { try recorder.append(pattern.frame(index).pixelBuffer, at: Double(index) / 30) }
+        _ = try recorder.finish()
+        #expect(try MovieReader(path: path).rotation == degrees)
+        let upright = try ThumbnailGenerator().image(forVideoAt: path)
+        #expect(degrees == 180 ? upright.width == 320 : upright.width == 240)
+        // The same picture as ffmpeg's own autorotation of the file.
+        let reference = temporaryFile("reference.png")
+        defer { try? FileManager.default.removeItem(atPath: reference) }
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-i", path, "-frames:v", "1", reference])
+        let ffmpegFrame = try Image(contentsOf: URL(fileURLWithPath: reference)).pixelBuffer.converted(to: .rgb8)
+        #expect(ffmpegFrame.width == upright.width && ffmpegFrame.height == upright.height)
+        let difference = zip(upright.bytes, ffmpegFrame.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(Double(difference) / Double(upright.bytes.count) < 8)
+    }
+
+    @Test func defaultLocationAndBadSettings() throws {
+        let url = try MovieRecorder.defaultURL()
+        #expect(url.lastPathComponent == "kamera_movie.mov")
+        #expect(url.deletingLastPathComponent().lastPathComponent.hasPrefix("kamera."))
+        #expect(url.deletingLastPathComponent().lastPathComponent.count == "kamera.XXXXXX".count)
+        #expect(throws: KameraError.self) { try MovieRecorder(settings: RecordingSettings(width: 321, height: 240)) }
+        #expect(throws: KameraError.self) { try MovieRecorder(settings: RecordingSettings(width: 320, height: 240, rotation: 45)) }
+        #expect(throws: KameraError.self) {
+            try MovieRecorder(url: URL(fileURLWithPath: "/nonexistent/dir/movie.mov"), settings: RecordingSettings(width: 320, height: 240))
+        }
+        let recorder = try MovieRecorder(url: URL(fileURLWithPath: temporaryFile("wrong.mov")), settings: RecordingSettings(width: 320, height: 240))
+        #expect(throws: KameraError.self) { try recorder.append(noiseFrame(1, width: 160, height: 120), at: 0) }
+    }
+
+    @Test func cameraDiscoveryWithoutCameras() throws {
+        let present = (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?.filter { $0.hasPrefix("video") } ?? []
+        #expect(CameraDevice.discover().count == present.count)
+        let fake = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-dev-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: fake) }
+        #expect(CameraDevice.discover(in: fake).isEmpty)
+        for name in ["video2", "video10", "video0", "vcs"] { #expect(FileManager.default.createFile(atPath: fake + "/" + name, contents: nil)) }
+        #expect(CameraDevice.discover(in: fake).map(\.path) == [fake + "/video0", fake + "/video2", fake + "/video10"])
+        #expect(throws: KameraError.self) { try MovieReader(camera: CameraDevice(path: "/dev/video99")) }
+    }
+}
