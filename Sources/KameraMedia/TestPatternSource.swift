@@ -24,20 +24,28 @@ public struct TestPatternSource: Sendable {
         let squareX = (index * max(1, width / 90)) % max(1, width - square)
         let squareY = height / 2 - square / 2
         let bitWidth = max(2, width / 40)
+        let rowBytes = width * 3
+        // One row of bars, copied into every row; only the square and the counter are drawn
+        // per frame, so 1080p frames cost little more than a memory copy.
+        var bars = [UInt8](repeating: 0, count: rowBytes)
+        for x in 0..<width {
+            let color = Self.bars[min(6, x * 7 / width)]
+            bars[x * 3] = color.0
+            bars[x * 3 + 1] = color.1
+            bars[x * 3 + 2] = color.2
+        }
         buffer.bytes.withUnsafeMutableBufferPointer { p in
-            for y in 0..<height {
-                let row = y * width * 3
-                for x in 0..<width {
-                    var color = Self.bars[min(6, x * 7 / width)]
-                    if x >= squareX && x < squareX + square && y >= squareY && y < squareY + square { color = (255, 255, 255) }
-                    // The frame index as 16 black/white bits along the bottom edge.
-                    if y >= height - bitWidth, x / bitWidth < 16 {
-                        let bit = (index >> (15 - x / bitWidth)) & 1
-                        color = bit == 1 ? (255, 255, 255) : (0, 0, 0)
-                    }
-                    p[row + x * 3] = color.0
-                    p[row + x * 3 + 1] = color.1
-                    p[row + x * 3 + 2] = color.2
+            bars.withUnsafeBufferPointer { row in
+                for y in 0..<height { (p.baseAddress! + y * rowBytes).update(from: row.baseAddress!, count: rowBytes) }
+            }
+            for y in squareY..<min(height, squareY + square) {
+                (p.baseAddress! + y * rowBytes + squareX * 3).update(repeating: 255, count: min(square, width - squareX) * 3)
+            }
+            // The frame index as 16 black/white bits along the bottom edge.
+            for y in max(0, height - bitWidth)..<height {
+                for bit in 0..<16 where (bit + 1) * bitWidth <= width {
+                    let value: UInt8 = (index >> (15 - bit)) & 1 == 1 ? 255 : 0
+                    (p.baseAddress! + y * rowBytes + bit * bitWidth * 3).update(repeating: value, count: bitWidth * 3)
                 }
             }
         }

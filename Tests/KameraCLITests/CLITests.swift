@@ -190,3 +190,38 @@ func kamera(_ arguments: [String]) throws -> CLIRun {
         #expect(missing.status == 1 && missing.stdout.contains("tesseract-ocr-xyz"))
     }
 }
+
+@Suite struct CLIVideoTests {
+    @Test func recordThenThumbnail() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-video-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let movie = directory.appendingPathComponent("clip.mov").path
+        let run = try kamera(["record", "--test-pattern", "--size", "320x240", "--duration", "2", "--rotation", "90", "-o", movie])
+        #expect(run.status == 0, "\(run.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(summary["path"] as? String == movie && summary["frames"] as? Int == 60)
+        #expect(summary["stopReason"] as? String == "maximumDurationReached")
+        #expect((summary["bytes"] as? Int ?? 0) > 0 && run.stderr.contains("recording"))
+        let thumbnail = directory.appendingPathComponent("thumb.png").path
+        let thumb = try kamera(["thumbnail", movie, "-o", thumbnail, "--max-size", "100x0", "--at", "1"])
+        #expect(thumb.status == 0, "\(thumb.stderr)")
+        // Upright (rotated 90°): 240×320 scaled to 100 wide.
+        let image = try Image(contentsOf: URL(fileURLWithPath: thumbnail))
+        #expect(image.width == 100 && image.height == 133)
+
+        let defaultRun = try kamera(["record", "--test-pattern", "--size", "160x120", "--duration", "0.5"])
+        let defaultPath = (try JSONSerialization.jsonObject(with: Data(defaultRun.stdout.utf8)) as? [String: Any])?["path"] as? String ?? ""
+        #expect(defaultPath.hasSuffix("/kamera_movie.mov") && defaultPath.contains("/kamera."))
+        try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: defaultPath).deletingLastPathComponent().path)
+
+        let reencoded = directory.appendingPathComponent("megamind.mp4").path
+        let fromFile = try kamera(["record", try SampleMedia.url("Megamind.avi").path, "--duration", "1", "-o", reencoded])
+        #expect(fromFile.status == 0 && fromFile.stdout.contains("\"frames\":24"), "\(fromFile.stdout)")
+
+        #expect(try kamera(["record", "--test-pattern"]).status != 0)  // never ends without a limit
+        #expect(try kamera(["record", "--camera", "/dev/video99", "--duration", "1"]).status == 1)
+        #expect(try kamera(["thumbnail", directory.appendingPathComponent("missing.mov").path, "-o", thumbnail]).status == 1)
+        #expect(try kamera(["thumbnail", movie, "-o", thumbnail, "--max-size", "big"]).status != 0)
+    }
+}
