@@ -49,6 +49,20 @@ func temporaryFile(_ name: String) -> String {
         #expect(try reader.nextFrame() == nil)
     }
 
+    /// Other containers and codecs, made from the same clip by ffmpeg, and a file:// URL.
+    @Test(arguments: [("mkv", ["-c:v", "libx264"]), ("webm", ["-c:v", "libvpx", "-b:v", "1M"]), ("mov", ["-c:v", "mpeg4"])])
+    func containers(container: String, codec: [String]) throws {
+        let path = temporaryFile("clip.\(container)")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-i", try SampleMedia.url("Megamind.avi").path, "-t", "2", "-an"] + codec + [path])
+        let expected = try #require(ffprobeFrameCount(path))
+        let reader = try MovieReader(path: container == "mkv" ? "file://" + path : path)
+        var frames = 0
+        while try reader.nextFrame() != nil { frames += 1 }
+        #expect(frames == expected && frames >= 40)
+        #expect(reader.width == 720 && reader.height == 528)
+    }
+
     @Test func seekingIsExactOrTolerant() throws {
         let reader = try MovieReader(path: try SampleMedia.url("Megamind.avi").path, outputFormat: .gray8)
         let rate = try #require(reader.frameRate)
