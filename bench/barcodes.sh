@@ -2,20 +2,9 @@
 # Barcode benchmark: detection rate and time per image for Kamera (each effort), zxing-cpp
 # (PyPI, newest pinned release) and ZBar (pyzbar), on the same images, in one run.
 # Usage: bench/barcodes.sh [SCENES]   (default 120 photo scenes)
-set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-eval "$(bash scripts/setup.sh)"
-source scripts/versions.sh
-
-# Peers: pinned, in a virtual environment inside Kamera's cache.
-VENV="$KAMERA_CACHE/bench-venv"
-if [[ ! -x "$VENV/bin/python" ]]; then python3 -m venv "$VENV"; fi
-"$VENV/bin/pip" install --quiet --disable-pip-version-check "zxing-cpp==$ZXING_VERSION" "pyzbar==0.1.9" "pillow==11.3.0" "numpy==2.3.5"
-if ! ldconfig -p | grep -q libzbar.so.0; then
-    SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libzbar0 >&2
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
+pip_peers "zxing-cpp==$ZXING_VERSION" "pyzbar==0.1.9" "pillow==11.3.0" "numpy==2.3.5"
+apt_peer libzbar0 sh -c "ldconfig -p | grep -q libzbar.so.0"
 
 swift build -c release --product kamera-bench >&2
 DATA="${KAMERA_BENCH_DATA:-$KAMERA_CACHE/bench-barcodes}"

@@ -2,18 +2,9 @@
 # Text benchmark: character error rate and time per page for Kamera (fast and accurate)
 # and the Tesseract CLI through pytesseract (same Debian eng model), on the same rendered
 # pages with known text, in one run.
-set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-eval "$(bash scripts/setup.sh)"
-source scripts/versions.sh
-VENV="$KAMERA_CACHE/bench-venv"
-if [[ ! -x "$VENV/bin/python" ]]; then python3 -m venv "$VENV"; fi
-"$VENV/bin/pip" install --quiet --disable-pip-version-check "pytesseract==0.3.13" "pillow==11.3.0"
-if ! command -v tesseract >/dev/null; then
-    SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr >&2
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
+pip_peers "pytesseract==0.3.13" "pillow==11.3.0"
+apt_peer tesseract-ocr command -v tesseract
 swift build -c release --product kamera-bench >&2
 DATA="${KAMERA_BENCH_DATA:-$KAMERA_CACHE/bench-text}"
 .build/release/kamera-bench text-dataset "$DATA" >&2

@@ -4,11 +4,10 @@
 #  - re-record the same real video (opencv-doc's vtest.avi, 768×576, 795 frames);
 #  - decode every frame of it; take a 100-pixel-wide thumbnail at 40 s.
 # Prints wall time (median of 3), frames per second and the ratio Kamera/ffmpeg.
-set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-eval "$(bash scripts/setup.sh)"
-swift build -c release --product kamera --product kamera-bench >&2 2>/dev/null || { swift build -c release --product kamera >&2; swift build -c release --product kamera-bench >&2; }
+source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
+apt_peer bc command -v bc
+swift build -c release --product kamera >&2
+swift build -c release --product kamera-bench >&2
 SECONDS_TO_RECORD="${1:-10}"
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
