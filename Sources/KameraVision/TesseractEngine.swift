@@ -46,9 +46,13 @@ final class TesseractEngine {
         guard let handle = api.create() else {
             throw KameraError.missingResource(name: "Tesseract", hint: "install libtesseract5 (scripts/setup.sh does)")
         }
-        // Without language correction the word lists are not loaded at all.
-        let names = key.usesLanguageCorrection ? [] : ["load_system_dawg", "load_freq_dawg"]
-        let values = names.map { _ in "0" }
+        // Without language correction the word lists are not loaded at all. Tesseract's
+        // chatter ("Empty page!!", "Detected 5 diacritics") goes nowhere.
+        var names = ["debug_file"], values = ["/dev/null"]
+        if !key.usesLanguageCorrection {
+            names += ["load_system_dawg", "load_freq_dawg"]
+            values += ["0", "0"]
+        }
         let status = dataPath.withCString { path in
             key.languages.joined(separator: "+").withCString { language in
                 withCStringArray(names) { nameArray in
@@ -88,6 +92,10 @@ final class TesseractEngine {
         precondition(gray.format == .gray8, "Tesseract is given gray8")
         let api = self.api
         defer { api.clear(handle) }
+        // When FFmpeg (or anything else) loaded libgomp before us, OMP_THREAD_LIMIT came too
+        // late; dynamic adjustment lets OpenMP run fewer threads than Tesseract asks for when
+        // the cores are busy, instead of oversubscribing them. Per thread, like all OpenMP ICVs.
+        api.setDynamic?(1)
         let status = gray.bytes.withUnsafeBufferPointer { pixels -> Int32 in
             api.setImage(handle, pixels.baseAddress, Int32(gray.width), Int32(gray.height), 1, Int32(gray.bytesPerRow))
             // Photos carry no usable resolution; a fixed one silences Tesseract's guess and warning.

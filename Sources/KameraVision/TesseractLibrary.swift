@@ -31,6 +31,8 @@ struct TesseractLibrary: @unchecked Sendable {
     let isAtBeginningOf: @convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Int32
     let confidence: @convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Float
     let next: @convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Int32
+    /// libgomp's omp_set_dynamic, when OpenMP was already loaded by another library.
+    let setDynamic: (@convention(c) (Int32) -> Void)?
 
     /// The loaded library, or the error that loading it gave.
     static let shared: Result<TesseractLibrary, KameraError> = load()
@@ -69,7 +71,8 @@ struct TesseractLibrary: @unchecked Sendable {
                                                                                             UnsafeMutablePointer<Int32>?) -> Int32).self),
                 isAtBeginningOf: try symbol("TessPageIteratorIsAtBeginningOf", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Int32).self),
                 confidence: try symbol("TessResultIteratorConfidence", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Float).self),
-                next: try symbol("TessResultIteratorNext", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Int32).self)))
+                next: try symbol("TessResultIteratorNext", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Int32).self),
+                setDynamic: dlsym(handle, "omp_set_dynamic").map { unsafeBitCast($0, to: (@convention(c) (Int32) -> Void).self) }))
         } catch let error as KameraError {
             return .failure(error)
         } catch {
