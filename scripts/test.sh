@@ -5,5 +5,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 eval "$(bash scripts/setup.sh)"
-swift build -c release -Xswiftc -enable-testing --product kamera
-swift test -c release -Xswiftc -enable-testing "$@"
+# Its own build folder: -enable-testing objects must not mix with the demo's release build
+# in .build (a mixed incremental build crashed on a changed struct layout).
+swift build -c release -Xswiftc -enable-testing --scratch-path .build-test --product kamera
+swift test -c release -Xswiftc -enable-testing --scratch-path .build-test "$@"

@@ -12,10 +12,11 @@ public struct TextOverlay: Sendable {
     public func draw(_ lines: [TextObservation], on canvas: inout Canvas) {
         let width = max(1.5, Double(max(canvas.buffer.width, canvas.buffer.height)) / 600)
         for word in lines.flatMap({ $0.words.isEmpty ? [$0] : $0.words }) {
+            // Corners, not axis-aligned boxes: on skewed text the quads follow the lines.
             for character in word.characterBoxes ?? [] {
-                canvas.stroke(rect: character.pixelBox, lineWidth: max(1, width / 2), color: characterColor)
+                canvas.stroke(character.pixelCorners.corners, closed: true, lineWidth: max(1, width / 2), color: characterColor)
             }
-            canvas.stroke(rect: word.pixelBox, lineWidth: width, color: wordColor)
+            canvas.stroke(word.pixelCorners.corners, closed: true, lineWidth: width, color: wordColor)
         }
     }
 }

@@ -21,7 +21,7 @@ public struct DetectTextRectanglesRequest: ImageRequest {
             return TextObservation(boundingBox: line.box.normalized(in: size), pixelBox: line.box, string: line.text,
                                    confidence: line.confidence / 100,
                                    characterBoxes: reportCharacterBoxes ? words.flatMap { $0.characterBoxes ?? [] } : nil,
-                                   words: words)
+                                   words: words, pixelCorners: line.quad)
         }
     }
 }

@@ -34,6 +34,7 @@ public struct RecognizeTextRequest: ImageRequest {
         return page.lines.map { line in
             let words = line.words.map { TextObservation(word: $0, in: size, characterBoxes: true) }
             return RecognizedTextObservation(boundingBox: line.box.normalized(in: size), pixelBox: line.box, words: words,
+                                             pixelCorners: line.quad,
                                              candidates: [RecognizedText(string: line.text, confidence: line.confidence / 100)])
         }
     }
@@ -44,8 +45,10 @@ extension TextObservation {
         self.init(boundingBox: word.box.normalized(in: size), pixelBox: word.box, string: word.text,
                   confidence: word.confidence / 100,
                   characterBoxes: characterBoxes
-                      ? word.symbols.map { CharacterBox(character: $0.text, pixelBox: $0.box, boundingBox: $0.box.normalized(in: size)) }
+                      ? word.symbols.map {
+                          CharacterBox(character: $0.text, pixelBox: $0.box, boundingBox: $0.box.normalized(in: size), pixelCorners: $0.quad)
+                      }
                       : nil,
-                  words: [])
+                  words: [], pixelCorners: word.quad)
     }
 }

@@ -8,6 +8,8 @@ struct TesseractPage {
         var text: String
         var box: PixelRect
         var confidence: Float
+        /// The box's corners; no longer axis-aligned once mapped back through a deskew.
+        var quad: Quad
     }
 
     struct Word {
@@ -15,6 +17,7 @@ struct TesseractPage {
         var box: PixelRect
         var confidence: Float
         var symbols: [Symbol]
+        var quad: Quad
     }
 
     struct Line {
@@ -22,6 +25,7 @@ struct TesseractPage {
         var box: PixelRect
         var confidence: Float
         var words: [Word]
+        var quad: Quad
     }
 
     var lines: [Line]
@@ -121,16 +125,17 @@ final class TesseractEngine {
         var lines: [TesseractPage.Line] = []
         repeat {
             if api.isAtBeginningOf(page, RIL_TEXTLINE) != 0, let lineBox = box(RIL_TEXTLINE) {
-                lines.append(.init(text: text(RIL_TEXTLINE), box: lineBox, confidence: api.confidence(iterator, RIL_TEXTLINE), words: []))
+                lines.append(.init(text: text(RIL_TEXTLINE), box: lineBox, confidence: api.confidence(iterator, RIL_TEXTLINE), words: [],
+                                   quad: Quad(lineBox)))
             }
             if api.isAtBeginningOf(page, RIL_WORD) != 0, let wordBox = box(RIL_WORD), !lines.isEmpty {
                 lines[lines.count - 1].words.append(.init(text: text(RIL_WORD), box: wordBox,
-                                                          confidence: api.confidence(iterator, RIL_WORD), symbols: []))
+                                                          confidence: api.confidence(iterator, RIL_WORD), symbols: [], quad: Quad(wordBox)))
             }
             if let symbolBox = box(RIL_SYMBOL), !lines.isEmpty, !lines[lines.count - 1].words.isEmpty {
                 let w = lines[lines.count - 1].words.count - 1
                 lines[lines.count - 1].words[w].symbols.append(.init(text: text(RIL_SYMBOL), box: symbolBox,
-                                                                     confidence: api.confidence(iterator, RIL_SYMBOL)))
+                                                                     confidence: api.confidence(iterator, RIL_SYMBOL), quad: Quad(symbolBox)))
             }
         } while api.next(iterator, RIL_SYMBOL) != 0
         // Tesseract reports blank regions as empty lines; drop them.

@@ -7,11 +7,14 @@ public struct CharacterBox: Sendable, Hashable {
     public var pixelBox: PixelRect
     /// Normalized, lower-left origin.
     public var boundingBox: NormalizedRect
+    /// The character's corners in pixels, following the text's slant.
+    public var pixelCorners: Quad
 
-    public init(character: String, pixelBox: PixelRect, boundingBox: NormalizedRect) {
+    public init(character: String, pixelBox: PixelRect, boundingBox: NormalizedRect, pixelCorners: Quad? = nil) {
         self.character = character
         self.pixelBox = pixelBox
         self.boundingBox = boundingBox
+        self.pixelCorners = pixelCorners ?? Quad(pixelBox)
     }
 }
 
@@ -29,9 +32,13 @@ public struct TextObservation: Sendable, Hashable {
     public var characterBoxes: [CharacterBox]?
     /// For a line, its words; empty for a word.
     public var words: [TextObservation]
+    /// The region's corners in pixels, following the text's slant (skewed text has a tilted
+    /// quad inside its axis-aligned `pixelBox`).
+    public var pixelCorners: Quad
 
     public init(boundingBox: NormalizedRect, pixelBox: PixelRect, string: String, confidence: Float,
-                characterBoxes: [CharacterBox]?, words: [TextObservation]) {
+                characterBoxes: [CharacterBox]?, words: [TextObservation], pixelCorners: Quad? = nil) {
+        self.pixelCorners = pixelCorners ?? Quad(pixelBox)
         self.boundingBox = boundingBox
         self.pixelBox = pixelBox
         self.string = string
@@ -54,6 +61,8 @@ public struct RecognizedTextObservation: Sendable, Hashable {
     public var pixelBox: PixelRect
     /// The line's words with their boxes, confidences and character boxes.
     public var words: [TextObservation]
+    /// The line's corners in pixels, following the text's slant.
+    public var pixelCorners: Quad
     /// Readings of the line, best first (one per preprocessing that read it differently).
     public var candidates: [RecognizedText]
 
@@ -68,7 +77,7 @@ public struct RecognizedTextObservation: Sendable, Hashable {
     /// The line as a text region (best reading, its words with their character boxes).
     public var textObservation: TextObservation {
         TextObservation(boundingBox: boundingBox, pixelBox: pixelBox, string: string, confidence: confidence,
-                        characterBoxes: nil, words: words)
+                        characterBoxes: nil, words: words, pixelCorners: pixelCorners)
     }
     public var confidence: Float { candidates.first?.confidence ?? 0 }
 }

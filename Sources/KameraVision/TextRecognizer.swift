@@ -124,16 +124,22 @@ extension TesseractPage {
         mapped(by: PerspectiveTransform(matrix: [factor, 0, 0, 0, factor, 0, 0, 0, 1]))
     }
 
-    /// Every box moved through `transform` (the bounds of its mapped corners).
+    /// Every box moved through `transform`: corners mapped, bounds recomputed.
     func mapped(by transform: PerspectiveTransform) -> TesseractPage {
-        func map(_ r: PixelRect) -> PixelRect {
-            PixelRect(enclosing: Quad(r).corners.map(transform.apply))
+        func map(_ q: Quad) -> Quad {
+            Quad(topLeft: transform.apply(q.topLeft), topRight: transform.apply(q.topRight),
+                 bottomRight: transform.apply(q.bottomRight), bottomLeft: transform.apply(q.bottomLeft))
         }
         return TesseractPage(lines: lines.map { line in
-            Line(text: line.text, box: map(line.box), confidence: line.confidence, words: line.words.map { word in
-                Word(text: word.text, box: map(word.box), confidence: word.confidence,
-                     symbols: word.symbols.map { Symbol(text: $0.text, box: map($0.box), confidence: $0.confidence) })
-            })
+            let lineQuad = map(line.quad)
+            return Line(text: line.text, box: lineQuad.boundingRect, confidence: line.confidence, words: line.words.map { word in
+                let wordQuad = map(word.quad)
+                return Word(text: word.text, box: wordQuad.boundingRect, confidence: word.confidence,
+                            symbols: word.symbols.map { symbol in
+                                let symbolQuad = map(symbol.quad)
+                                return Symbol(text: symbol.text, box: symbolQuad.boundingRect, confidence: symbol.confidence, quad: symbolQuad)
+                            }, quad: wordQuad)
+            }, quad: lineQuad)
         })
     }
 }

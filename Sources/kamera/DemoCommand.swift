@@ -4,11 +4,12 @@ import Kamera
 import KameraTestMedia
 
 /// `kamera demo`: the main job on built-in defaults. Builds photos with codes in them from
-/// Debian's sample media, detects the codes, draws the overlays and checks every payload.
+/// Debian's sample media, detects the codes, draws the overlays and checks every payload;
+/// reads a real page scan; records a short crash-safe movie and takes its thumbnail.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Detect codes in sample scenes made from real photos and write annotated images.")
+        abstract: "Detect codes in sample scenes, read a page scan, record a clip; write annotated images.")
 
     @Option(name: .shortAndLong, help: "Directory for the scenes and annotated images (default: a new temp folder).")
     var output: String?
@@ -40,9 +41,30 @@ struct DemoCommand: AsyncParsableCommand {
             report.results.append(.init(input: scenePath.path, width: image.width, height: image.height,
                                         barcodes: observations.map(BarcodeRecord.init), annotated: annotatedPath.path))
         }
+        // Text: opencv-doc's page scan turned by 9°, which Tesseract alone cannot read.
+        let page = try SampleMedia.photo("imageTextR.png")
+        let lines = try await RecognizeTextRequest().perform(on: page)
+        var textCanvas = Canvas(page.pixelBuffer)
+        TextOverlay().draw(lines.map(\.textObservation), on: &textCanvas)
+        let textPath = directory.appendingPathComponent("text.annotated.png")
+        try ImageEncoder.write(textCanvas.buffer, to: textPath)
+        report.results.append(.init(input: try SampleMedia.url("imageTextR.png").path, width: page.width, height: page.height,
+                                    barcodes: nil, text: lines.map(TextRecord.init), annotated: textPath.path))
+
+        // Video: two seconds of the test pattern as a fragmented movie, and its thumbnail.
+        let moviePath = directory.appendingPathComponent("pattern.mov")
+        let pattern = TestPatternSource(width: 640, height: 360)
+        let recorder = try MovieRecorder(url: moviePath, settings: RecordingSettings(width: 640, height: 360, maximumDuration: 2))
+        var index = 0
+        while try recorder.append(pattern.frame(index).pixelBuffer, at: pattern.frame(index).time) { index += 1 }
+        let summary = try recorder.finish()
+        let thumbnail = try ThumbnailGenerator(maximumSize: Size(width: 100, height: 0)).image(forVideoAt: moviePath.path, at: 1)
+        try ImageEncoder.write(thumbnail, to: directory.appendingPathComponent("pattern_thumbnail.png"))
+
         print(try report.json())
-        print("demo: decoded \(found) of \(expected) codes; images in \(directory.path)")
-        if found < expected { throw ExitCode(1) }
+        print("demo: decoded \(found) of \(expected) codes; read \(lines.count) text lines; recorded \(summary.frames) frames "
+              + "(\(summary.stopReason.rawValue)) and a \(thumbnail.width)×\(thumbnail.height) thumbnail; files in \(directory.path)")
+        if found < expected || lines.count < 12 || summary.frames != 60 { throw ExitCode(1) }
     }
 
     private func outputDirectory() throws -> URL {

@@ -158,7 +158,10 @@ func kamera(_ arguments: [String]) throws -> CLIRun {
         let run = try kamera(["demo", "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("decoded 11 of 11 codes"))
-        #expect(FileManager.default.fileExists(atPath: out + "/scene1.annotated.png"))
+        #expect(run.stdout.contains("recorded 60 frames (maximumDurationReached) and a 100×56 thumbnail"))
+        for file in ["scene1.annotated.png", "text.annotated.png", "pattern.mov", "pattern_thumbnail.png"] {
+            #expect(FileManager.default.fileExists(atPath: out + "/" + file), "\(file)")
+        }
     }
 }
 
