@@ -1,3 +1,4 @@
+import CFFmpeg
 import Foundation
 import KameraCore
 
@@ -8,19 +9,51 @@ public struct CameraDevice: Sendable, Hashable {
     /// The driver's name for the device, from sysfs.
     public var name: String
 
-    public init(path: String, name: String? = nil) {
-        self.path = path
-        self.name = name ?? URL(fileURLWithPath: path).lastPathComponent
+    /// A capture format the device offers: its FourCC ("YUYV", "MJPG") and largest size.
+    public struct Format: Sendable, Hashable, Codable {
+        public var fourCC: String
+        public var width: Int
+        public var height: Int
     }
 
-    /// The cameras present: an empty list, not an error, on machines without any.
+    /// Capture formats, queried from the driver when discovered (empty if the node is not a
+    /// capture device or could not be opened).
+    public var formats: [Format]
+
+    public init(path: String, name: String? = nil, formats: [Format] = []) {
+        self.path = path
+        self.name = name ?? URL(fileURLWithPath: path).lastPathComponent
+        self.formats = formats
+    }
+
+    /// Asks the driver for the device's name and capture formats (VIDIOC_QUERYCAP,
+    /// VIDIOC_ENUM_FMT, VIDIOC_ENUM_FRAMESIZES); nil when it is not a capture device.
+    static func query(_ path: String) -> (name: String, formats: [Format])? {
+        var entries = [kamera_camera_format](repeating: kamera_camera_format(), count: 64)
+        var card = [CChar](repeating: 0, count: 64)
+        let count = kamera_v4l2_formats(path, &entries, Int32(entries.count), &card, Int32(card.count))
+        guard count >= 0 else { return nil }
+        let formats = entries.prefix(Int(count)).map { entry in
+            let code = entry.fourcc
+            let fourCC = String(decoding: [UInt8(code & 0xFF), UInt8(code >> 8 & 0xFF), UInt8(code >> 16 & 0xFF), UInt8(code >> 24)],
+                                as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            return Format(fourCC: fourCC, width: Int(entry.width), height: Int(entry.height))
+        }
+        return (String(decoding: card.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), formats)
+    }
+
+    /// The cameras present with their formats: an empty list, not an error, on machines
+    /// without any. (Metadata nodes that many webcams add appear with no formats.)
     public static func discover(in directory: String = "/dev") -> [CameraDevice] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return entries.filter { $0.hasPrefix("video") && Int($0.dropFirst(5)) != nil }
             .sorted { Int($0.dropFirst(5))! < Int($1.dropFirst(5))! }
             .map { node in
+                let path = "\(directory)/\(node)"
                 let sysName = try? String(contentsOfFile: "/sys/class/video4linux/\(node)/name", encoding: .utf8)
-                return CameraDevice(path: "\(directory)/\(node)", name: sysName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? node)
+                let queried = query(path)
+                return CameraDevice(path: path, name: queried?.name ?? sysName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? node,
+                                    formats: queried?.formats ?? [])
             }
     }
 }

@@ -8,6 +8,6 @@ struct KameraCommand: AsyncParsableCommand {
         commandName: "kamera",
         abstract: "Apple's camera-vision stack for Linux: detect and generate barcodes in images.",
         version: "0.1.0",
-        subcommands: [DetectCommand.self, GenerateCommand.self, RecordCommand.self, ThumbnailCommand.self, DemoCommand.self, SymbologiesCommand.self]
+        subcommands: [DetectCommand.self, GenerateCommand.self, RecordCommand.self, ThumbnailCommand.self, CamerasCommand.self, DemoCommand.self, SymbologiesCommand.self]
     )
 }

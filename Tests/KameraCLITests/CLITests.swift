@@ -223,6 +223,9 @@ func kamera(_ arguments: [String]) throws -> CLIRun {
         #expect(fromFile.status == 0 && fromFile.stdout.contains("\"frames\":24"), "\(fromFile.stdout)")
 
         #expect(try kamera(["record", "--test-pattern"]).status != 0)  // never ends without a limit
+        let cameras = try kamera(["cameras"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(cameras.stdout.utf8)) as? [Any])
+        #expect(cameras.status == 0 && list.count == CameraDevice.discover().count)
         #expect(try kamera(["record", "--camera", "/dev/video99", "--duration", "1"]).status == 1)
         #expect(try kamera(["thumbnail", directory.appendingPathComponent("missing.mov").path, "-o", thumbnail]).status == 1)
         #expect(try kamera(["thumbnail", movie, "-o", thumbnail, "--max-size", "big"]).status != 0)

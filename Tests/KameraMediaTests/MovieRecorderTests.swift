@@ -199,7 +199,10 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
         defer { try? FileManager.default.removeItem(atPath: fake) }
         #expect(CameraDevice.discover(in: fake).isEmpty)
         for name in ["video2", "video10", "video0", "vcs"] { #expect(FileManager.default.createFile(atPath: fake + "/" + name, contents: nil)) }
-        #expect(CameraDevice.discover(in: fake).map(\.path) == [fake + "/video0", fake + "/video2", fake + "/video10"])
+        let found = CameraDevice.discover(in: fake)
+        #expect(found.map(\.path) == [fake + "/video0", fake + "/video2", fake + "/video10"])
+        // Plain files are no capture devices: listed by name, without formats.
+        #expect(found.allSatisfy { $0.formats.isEmpty && $0.name.hasPrefix("video") })
         #expect(throws: KameraError.self) { try MovieReader(camera: CameraDevice(path: "/dev/video99")) }
     }
 }
