@@ -25,15 +25,12 @@ DEBIAN_PACKAGES=(
 )
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do
+    # python3-pip is only for bench/, and many machines ship pip another way.
+    if [[ $package == python3-pip ]] && { command -v pip3 || command -v pip; } >/dev/null 2>&1; then continue; fi
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
         missing+=("$package")
     fi
 done
-# python3-pip is only for bench/, and many machines ship pip another way.
-if command -v pip3 >/dev/null 2>&1 || command -v pip >/dev/null 2>&1; then
-    missing=("${missing[@]/python3-pip}")
-fi
-read -r -a missing <<< "${missing[*]:-}"
 if ((${#missing[@]} > 0)); then
     log "installing Debian packages: ${missing[*]}"
     SUDO=""

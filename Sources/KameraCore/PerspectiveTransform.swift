@@ -32,6 +32,33 @@ public struct PerspectiveTransform: Sendable, Hashable {
         m = (0..<8).map { a[$0][8] / a[$0][$0] } + [1]
     }
 
+    /// The transform that leaves every point where it is.
+    public static let identity = PerspectiveTransform(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1])
+
+    /// Scales both axes by `factor` about the origin.
+    public static func scaling(_ factor: Double) -> PerspectiveTransform {
+        PerspectiveTransform(matrix: [factor, 0, 0, 0, factor, 0, 0, 0, 1])
+    }
+
+    /// Mirrors pixel coordinates of an image of `size`: x → width − x, y → height − y.
+    public static func flipping(_ size: Size, horizontally: Bool, vertically: Bool) -> PerspectiveTransform {
+        PerspectiveTransform(matrix: [horizontally ? -1 : 1, 0, horizontally ? size.width : 0,
+                                      0, vertically ? -1 : 1, vertically ? size.height : 0, 0, 0, 1])
+    }
+
+    /// The transform that applies `first`, then this one.
+    public func composed(after first: PerspectiveTransform) -> PerspectiveTransform {
+        var product = [Double](repeating: 0, count: 9)
+        for r in 0..<3 {
+            for c in 0..<3 {
+                var sum = 0.0
+                for k in 0..<3 { sum += m[r * 3 + k] * first.m[k * 3 + c] }
+                product[r * 3 + c] = sum
+            }
+        }
+        return PerspectiveTransform(matrix: product.map { $0 / product[8] })
+    }
+
     /// Applies the transform to `p`.
     public func apply(_ p: PixelPoint) -> PixelPoint {
         let w = m[6] * p.x + m[7] * p.y + m[8]

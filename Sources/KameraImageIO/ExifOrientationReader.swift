@@ -1,3 +1,4 @@
+import Foundation
 import KameraCore
 
 /// Finds the EXIF orientation tag in a TIFF-structured EXIF block.
@@ -50,29 +51,34 @@ enum ExifOrientationReader {
         return nil
     }
 
-    /// The EXIF block of a PNG (`eXIf` chunk).
-    static func exifBlock(inPNG data: [UInt8]) -> [UInt8]? {
-        var i = 8
-        while i + 12 <= data.count {
-            let length = Int(data[i]) << 24 | Int(data[i + 1]) << 16 | Int(data[i + 2]) << 8 | Int(data[i + 3])
-            let type = String(decoding: data[(i + 4)..<(i + 8)], as: UTF8.self)
-            guard length >= 0, i + 12 + length <= data.count else { return nil }
-            if type == "eXIf" { return Array(data[(i + 8)..<(i + 8 + length)]) }
-            if type == "IEND" { return nil }
-            i += 12 + length
-        }
-        return nil
+    /// The EXIF block of a PNG (`eXIf` chunk). Walks chunk headers in place: only the
+    /// chunk itself is copied, not the image data around it.
+    static func exifBlock(inPNG data: Data) -> [UInt8]? {
+        chunk(named: "eXIf", in: data, from: 8, lengthFirst: true, bigEndian: true, padded: false, stopAt: "IEND")
     }
 
     /// The EXIF block of a WebP (`EXIF` chunk of an extended file).
-    static func exifBlock(inWebP data: [UInt8]) -> [UInt8]? {
-        var i = 12
-        while i + 8 <= data.count {
-            let type = String(decoding: data[i..<(i + 4)], as: UTF8.self)
-            let length = Int(data[i + 4]) | Int(data[i + 5]) << 8 | Int(data[i + 6]) << 16 | Int(data[i + 7]) << 24
-            guard length >= 0, i + 8 + length <= data.count else { return nil }
-            if type == "EXIF" { return Array(data[(i + 8)..<(i + 8 + length)]) }
-            i += 8 + length + (length & 1)
+    static func exifBlock(inWebP data: Data) -> [UInt8]? {
+        chunk(named: "EXIF", in: data, from: 12, lengthFirst: false, bigEndian: false, padded: true, stopAt: nil)
+    }
+
+    /// The body of the first chunk called `name` in a PNG-style (length, type, body, CRC) or
+    /// RIFF-style (type, length, body, pad byte) chunk sequence starting at `offset`.
+    private static func chunk(named name: String, in data: Data, from offset: Int, lengthFirst: Bool, bigEndian: Bool,
+                              padded: Bool, stopAt stop: String?) -> [UInt8]? {
+        let base = data.startIndex
+        var i = offset
+        let trailer = lengthFirst ? 4 : 0  // PNG chunks end with a CRC
+        while i + 8 + trailer <= data.count {
+            let lengthBytes = data[(base + i + (lengthFirst ? 0 : 4))..<(base + i + (lengthFirst ? 4 : 8))]
+            let length = (bigEndian ? lengthBytes : Data(lengthBytes.reversed())).reduce(0) { $0 << 8 | Int($1) }
+            let typeStart = base + i + (lengthFirst ? 4 : 0)
+            let type = String(decoding: data[typeStart..<(typeStart + 4)], as: UTF8.self)
+            let bodyStart = i + 8
+            guard length >= 0, bodyStart + length + trailer <= data.count else { return nil }
+            if type == name { return [UInt8](data[(base + bodyStart)..<(base + bodyStart + length)]) }
+            if type == stop { return nil }
+            i = bodyStart + length + trailer + (padded ? length & 1 : 0)
         }
         return nil
     }

@@ -17,10 +17,10 @@ public enum ImageDecoder {
             exif = ExifOrientationReader.exifBlock(inJPEG: [UInt8](data.prefix(256 * 1024)))
         case .png:
             pixels = try PNGCodec.decode(data, path: path, options: options)
-            exif = ExifOrientationReader.exifBlock(inPNG: [UInt8](data))
+            exif = ExifOrientationReader.exifBlock(inPNG: data)
         case .webp:
             pixels = try WebPCodec.decode(data, path: path, options: options)
-            exif = ExifOrientationReader.exifBlock(inWebP: [UInt8](data))
+            exif = ExifOrientationReader.exifBlock(inWebP: data)
         }
         let orientation = exif.flatMap(ExifOrientationReader.orientation(inExif:)) ?? .up
         let url = path.map { URL(fileURLWithPath: $0) }

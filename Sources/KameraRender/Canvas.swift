@@ -74,6 +74,7 @@ public struct Canvas: Sendable {
         let bpp = format.bytesPerPixel
         let opacity = Double(color.alpha) / 255
         let x0 = Int(origin.x.rounded()), y0 = Int(origin.y.rounded())
+        let channels = [(offsets.r, color.red), (offsets.g, color.green), (offsets.b, color.blue)]
         for y in 0..<glyphs.height {
             let by = y0 + y
             guard by >= 0, by < buffer.height else { continue }
@@ -83,7 +84,6 @@ public struct Canvas: Sendable {
                 let a = Double(glyphs.coverage[y * glyphs.width + x]) / 255 * opacity
                 guard a > 0 else { continue }
                 let base = by * buffer.bytesPerRow + bx * bpp
-                let channels = [(offsets.r, color.red), (offsets.g, color.green), (offsets.b, color.blue)]
                 for (offset, value) in channels {
                     buffer.bytes[base + offset] = UInt8((Double(buffer.bytes[base + offset]) * (1 - a) + Double(value) * a).rounded())
                 }

@@ -69,7 +69,7 @@ public struct DetectBarcodesRequest: ImageRequest {
         if !mirrorable.isEmpty {
             var pass = base
             pass.formats = mirrorable.flatMap(\.readerNames).joined(separator: ",")
-            let flip = PerspectiveTransform(matrix: [-1, 0, Double(gray.width), 0, 1, 0, 0, 0, 1])
+            let flip = PerspectiveTransform.flipping(gray.size, horizontally: true, vertically: false)
             found.add(try pass.read(gray.mirrored()).map { observation in
                 var mirrored = observation.mapped(by: flip, into: gray.size)
                 mirrored.isMirrored = true
@@ -79,9 +79,8 @@ public struct DetectBarcodesRequest: ImageRequest {
 
         // Small images: zxing needs about 2 px per module; upscale so fine codes resolve.
         if max(gray.width, gray.height) < 900 {
-            let scale = 2.0
             let big = gray.resized(width: gray.width * 2, height: gray.height * 2)
-            found.add(try base.read(big).map { $0.mapped(by: PerspectiveTransform(matrix: [1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1]), into: gray.size) })
+            found.add(try base.read(big).map { $0.mapped(by: .scaling(0.5), into: gray.size) })
         }
 
         // zxing-cpp reads linear codes and PDF417 only near 0° and 90°: turn the image so
@@ -90,7 +89,8 @@ public struct DetectBarcodesRequest: ImageRequest {
         if !stripes.isEmpty {
             var pass = base
             pass.formats = stripes.flatMap(\.readerNames).joined(separator: ",")
-            pass.tryInvert = false  // covered by the inverted pass below
+            // zxing-cpp's tryInvert covers matrix codes only; the inverted pass below does these.
+            pass.tryInvert = false
             // zxing-cpp's PDF417 reader also misses symbols standing on their head.
             let stacked = stripes.filter(\.isTwoDimensional)
             var upsideDown = base
@@ -98,22 +98,17 @@ public struct DetectBarcodesRequest: ImageRequest {
             func read(_ image: PixelBuffer, toSource: PerspectiveTransform, upright: Bool = true) throws {
                 if upright { found.add(try pass.read(image).map { $0.mapped(by: toSource, into: gray.size) }) }
                 guard !stacked.isEmpty else { return }
-                let (w, h) = (Double(image.width), Double(image.height))
-                let flip = PerspectiveTransform(matrix: [-1, 0, w, 0, -1, h, 0, 0, 1])
-                let back = PerspectiveTransform(matrix: Self.multiply(toSource.m, flip.m))
+                let back = toSource.composed(after: .flipping(image.size, horizontally: true, vertically: true))
                 found.add(try upsideDown.read(image.applying(.down)).map { $0.mapped(by: back, into: gray.size) })
             }
             // The base pass already read the image upright.
-            try read(gray, toSource: PerspectiveTransform(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1]), upright: false)
+            try read(gray, toSource: .identity, upright: false)
             for angle in Self.rotationAngles(for: gray) {
                 let (turned, toSource) = gray.rotated(byDegrees: angle, fill: 255)
                 try read(turned, toSource: toSource)
             }
-            // zxing-cpp's tryInvert covers matrix codes only; light-on-dark linear and
-            // stacked codes need an inverted copy.
-            var inverted = pass
-            inverted.tryInvert = false
-            found.add(try inverted.read(gray.inverted()).map { observation in
+            // Light-on-dark linear and stacked codes need an inverted copy.
+            found.add(try pass.read(gray.inverted()).map { observation in
                 var flipped = observation
                 flipped.isInverted = true
                 return flipped
@@ -125,19 +120,6 @@ public struct DetectBarcodesRequest: ImageRequest {
 }
 
 extension DetectBarcodesRequest {
-    /// The 3×3 product a·b (row-major): apply b, then a.
-    static func multiply(_ a: [Double], _ b: [Double]) -> [Double] {
-        var product = [Double](repeating: 0, count: 9)
-        for r in 0..<3 {
-            for c in 0..<3 {
-                var sum = 0.0
-                for k in 0..<3 { sum += a[r * 3 + k] * b[k * 3 + c] }
-                product[r * 3 + c] = sum
-            }
-        }
-        return product
-    }
-
     /// Rotations (degrees) that bring the image's dominant stripe directions to the axes,
     /// plus 45° for codes too small to dominate the histogram; angles within 8° of an axis
     /// are left to the unrotated passes.

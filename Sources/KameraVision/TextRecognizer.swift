@@ -15,7 +15,7 @@ struct TextRecognizer: Sendable {
         var gray = context.grayscale
         if TextPreprocessor.isLightOnDark(gray) { gray = gray.inverted() }
         var prepared = gray
-        var toSource = PerspectiveTransform(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1])
+        var toSource = PerspectiveTransform.identity
         if accurate {
             let skew = TextPreprocessor.skewAngle(gray)
             if abs(skew) >= 0.5 {
@@ -112,16 +112,8 @@ extension TesseractPage {
         lines.flatMap(\.words).filter { $0.confidence >= 50 }.reduce(0) { $0 + Float($1.text.count) * $1.confidence / 100 }
     }
 
-    var meanConfidence: Float {
-        let words = lines.flatMap(\.words)
-        guard !words.isEmpty else { return 0 }
-        // Weighted by length: many short junk words should not beat long real ones.
-        let weight = words.reduce(0) { $0 + Float($1.text.count) }
-        return words.reduce(0) { $0 + $1.confidence * Float($1.text.count) } / max(1, weight)
-    }
-
     func scaled(by factor: Double) -> TesseractPage {
-        mapped(by: PerspectiveTransform(matrix: [factor, 0, 0, 0, factor, 0, 0, 0, 1]))
+        mapped(by: .scaling(factor))
     }
 
     /// Every box moved through `transform`: corners mapped, bounds recomputed.

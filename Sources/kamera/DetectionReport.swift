@@ -2,13 +2,13 @@ import Foundation
 import Kamera
 
 /// The one JSON document `kamera detect` prints per run.
-struct DetectionReport: Codable {
-    struct FileError: Codable {
+struct DetectionReport {
+    struct FileError {
         var message: String
         var hint: String
     }
 
-    struct FileResult: Codable {
+    struct FileResult {
         var input: String
         var width: Int?
         var height: Int?
@@ -68,14 +68,14 @@ extension DetectionReport.FileResult {
 }
 
 /// One line of text as `kamera detect --text` prints it.
-struct TextRecord: Codable {
-    struct Character: Codable {
+struct TextRecord {
+    struct Character {
         var character: String
         var boundingBox: NormalizedRect
         var pixelBox: PixelRect
     }
 
-    struct Word: Codable {
+    struct Word {
         var string: String
         var confidence: Float
         var boundingBox: NormalizedRect
