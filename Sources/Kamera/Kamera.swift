@@ -2,5 +2,6 @@
 @_exported import KameraCore
 @_exported import KameraImageIO
 @_exported import KameraMedia
+@_exported import KameraNN
 @_exported import KameraRender
 @_exported import KameraVision

@@ -24,6 +24,8 @@ public enum KameraError: Error, Sendable, Equatable {
     case barcodeGenerationFailed(symbology: String, reason: String)
     /// A resource (font, model, media) that Kamera needs is missing.
     case missingResource(name: String, hint: String)
+    /// A model file is truncated, corrupt, or uses something the runtime does not support.
+    case invalidModel(path: String, reason: String)
 
     /// A short statement of what went wrong.
     public var reason: String {
@@ -42,6 +44,7 @@ public enum KameraError: Error, Sendable, Equatable {
         case .barcodeEngineFailure(let reason): "barcode engine failed: \(reason)"
         case .barcodeGenerationFailed(let symbology, let reason): "cannot generate \(symbology): \(reason)"
         case .missingResource(let name, _): "missing \(name)"
+        case .invalidModel(let path, let reason): "invalid model \(path): \(reason)"
         }
     }
 
@@ -59,6 +62,7 @@ public enum KameraError: Error, Sendable, Equatable {
         case .barcodeEngineFailure: "please report this input"
         case .barcodeGenerationFailed: "check that the payload fits the symbology (digits only for EAN/UPC, length limits)"
         case .missingResource(_, let hint): hint
+        case .invalidModel: "reinstall the models with `bash scripts/models.sh` (or point KAMERA_MODELS at a good copy)"
         }
     }
 }

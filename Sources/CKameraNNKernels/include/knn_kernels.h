@@ -1,0 +1,61 @@
+// KameraNN's compute kernels: NHWC fp32, channel blocks of 16 lanes (one AVX-512 register).
+// Packed weights and per-channel vectors (bias, PReLU alpha) are padded to a multiple of 16
+// channels; input buffers must have 16 floats of slack after their end because kernels
+// read whole channel blocks (the extra lanes are computed and never stored).
+#ifndef KNN_KERNELS_H
+#define KNN_KERNELS_H
+#include <stddef.h>
+
+#define KNN_BLOCK 16
+
+/// Fused activation applied in a kernel's epilogue.
+typedef enum {
+    KNN_ACT_NONE = 0,
+    KNN_ACT_RELU = 1,
+    KNN_ACT_RELU6 = 2,
+    KNN_ACT_RELU_N1_TO_1 = 3,
+    KNN_ACT_PRELU = 4,   // per-channel alpha, padded to the channel blocks
+} knn_activation_kind;
+
+typedef struct {
+    int kind;
+    const float *alpha;
+} knn_activation;
+
+/// out[r, n] = act(bias[n] + Σk a[r, k] · w[k, n]) for rows [0, rows).
+/// `packed` holds ceil(n/16) blocks of [k][16]; `a` rows are `a_stride` floats apart.
+void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
+              const float *packed, const float *bias, size_t n,
+              float *out, size_t out_stride, knn_activation act);
+
+/// Copies the receptive fields of output rows [oy0, oy1) into `col` ([oh·ow][kh·kw·c]),
+/// zero outside the image, so a KxK convolution becomes one GEMM.
+void knn_im2col(const float *in, int ih, int iw, int c, int kh, int kw, int sh, int sw,
+                int dh, int dw, int pad_top, int pad_left, int oy0, int oy1, int ow, float *col);
+
+/// Depthwise convolution (multiplier 1) for output rows [oy0, oy1). `packed` is
+/// [kh][kw][cpad] with cpad = c rounded up to 16.
+void knn_depthwise(const float *in, int ih, int iw, int c, const float *packed, const float *bias,
+                   int kh, int kw, int sh, int sw, int dh, int dw, int pad_top, int pad_left,
+                   float *out, int oy0, int oy1, int ow, knn_activation act);
+
+/// Max pooling for output rows [oy0, oy1); padded cells are ignored like TFLite.
+void knn_max_pool(const float *in, int ih, int iw, int c, int kh, int kw, int sh, int sw,
+                  int pad_top, int pad_left, float *out, int oy0, int oy1, int ow, knn_activation act);
+
+/// out = act(a + b) elementwise over `count` values of `channels` channels each.
+void knn_add(const float *a, const float *b, float *out, size_t count, size_t channels, knn_activation act);
+
+/// out = act(in) elementwise (ReLU family or per-channel PReLU).
+void knn_activate(const float *in, float *out, size_t count, size_t channels, knn_activation act);
+
+/// out = 1 / (1 + e^-in).
+void knn_logistic(const float *in, float *out, size_t count);
+
+/// Constant padding of a 4-D NHWC tensor with zeros.
+void knn_pad(const float *in, const int in_shape[4], const int before[4], const int out_shape[4], float *out);
+
+/// Bilinear resize of one NHWC image, TFLite's coordinate rules.
+void knn_resize_bilinear(const float *in, int ih, int iw, int c, float *out, int oh, int ow,
+                         int align_corners, int half_pixel_centers);
+#endif

@@ -1,0 +1,225 @@
+import Foundation
+import KameraCore
+import Testing
+@testable import KameraNN
+
+/// Builds a one-op graph, runs it through the compiler and kernels, and returns the output.
+private struct OneOpGraph {
+    var tensors: [GraphTensor] = []
+
+    mutating func tensor(_ shape: [Int], floats: [Float]? = nil, ints: [Int32]? = nil) -> Int {
+        tensors.append(GraphTensor(name: "t\(tensors.count)", shape: shape, elementType: ints == nil ? .float32 : .int32,
+                                   floats: floats, ints: ints))
+        return tensors.count - 1
+    }
+
+    func run(_ operations: [GraphOperation], inputs: [(Int, [Float])], output: Int, threads: Int = 1) throws -> [Float] {
+        let graph = ModelGraph(tensors: tensors, operations: operations, inputs: inputs.map(\.0), outputs: [output])
+        let session = try NeuralNetwork(graph: graph, name: "test").makeSession(threads: threads)
+        for (i, input) in inputs.enumerated() {
+            session.withInput(i) { buffer in for j in buffer.indices { buffer[j] = input.1[j] } }
+        }
+        session.invoke()
+        return Array(session.output(0))
+    }
+}
+
+private func expectClose(_ a: [Float], _ b: [Float], tolerance: Float = 1e-4, _ label: String) {
+    #expect(a.count == b.count, "\(label): \(a.count) vs \(b.count) values")
+    let worst = zip(a, b).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
+    #expect(worst <= tolerance, "\(label): worst relative error \(worst)")
+}
+
+@Suite("KameraNN operators against reference loops on random data")
+struct OperatorTests {
+    @Test("CONV_2D: 1×1 to 5×5, stride 1–3, SAME/VALID, fused activations, odd channel counts",
+          arguments: [
+            (1, 1, true, FusedActivation.none, 24, 37), (1, 1, true, .relu, 13, 16), (3, 1, true, .relu6, 3, 8),
+            (3, 2, true, .none, 16, 24), (5, 2, true, .relu, 3, 24), (2, 2, false, .none, 8, 33),
+            (3, 3, false, .reluMinus1To1, 5, 17), (5, 1, false, .none, 7, 48), (1, 2, true, .none, 20, 40),
+          ])
+    func conv(kernel: Int, stride: Int, same: Bool, activation: FusedActivation, ic: Int, oc: Int) throws {
+        for threads in [1, 2] {
+            var seed = UInt64(kernel * 100 + stride * 10 + ic + oc)
+            let input = Tensor3.random(13, 11, ic, seed: &seed)
+            let filter = randomValues(oc * kernel * kernel * ic, seed: &seed)
+            let bias = randomValues(oc, seed: &seed)
+            let expected = referenceConv(input, filter: filter, bias: bias, oc: oc, kh: kernel, kw: kernel,
+                                         stride: stride, same: same, activation: activation)
+            var g = OneOpGraph()
+            let x = g.tensor([1, 13, 11, ic])
+            let f = g.tensor([oc, kernel, kernel, ic], floats: filter)
+            let b = g.tensor([oc], floats: bias)
+            let y = g.tensor([1, expected.h, expected.w, oc])
+            let window = Window(strideH: stride, strideW: stride, padding: same ? .same : .valid)
+            let got = try g.run([.conv2D(input: x, filter: f, bias: b, output: y, window: window, activation: activation)],
+                                inputs: [(x, input.values)], output: y, threads: threads)
+            expectClose(got, expected.values, "conv \(kernel)x\(kernel)/\(stride) threads \(threads)")
+        }
+    }
+
+    @Test("CONV_2D with dilation 2")
+    func dilatedConv() throws {
+        var seed: UInt64 = 7
+        let input = Tensor3.random(12, 12, 6, seed: &seed)
+        let filter = randomValues(10 * 9 * 6, seed: &seed), bias = randomValues(10, seed: &seed)
+        let expected = referenceConv(input, filter: filter, bias: bias, oc: 10, kh: 3, kw: 3, stride: 1, dilation: 2,
+                                     same: true, activation: .none)
+        var g = OneOpGraph()
+        let x = g.tensor([1, 12, 12, 6]), f = g.tensor([10, 3, 3, 6], floats: filter), b = g.tensor([10], floats: bias)
+        let y = g.tensor([1, expected.h, expected.w, 10])
+        let window = Window(strideH: 1, strideW: 1, dilationH: 2, dilationW: 2, padding: .same)
+        let got = try g.run([.conv2D(input: x, filter: f, bias: b, output: y, window: window, activation: .none)],
+                            inputs: [(x, input.values)], output: y)
+        expectClose(got, expected.values, "dilated conv")
+    }
+
+    @Test("DEPTHWISE_CONV_2D: 3×3 and 5×5, stride 1 and 2, channel tails",
+          arguments: [(3, 1, true, 24), (3, 2, true, 17), (5, 1, true, 48), (5, 2, true, 40), (3, 1, false, 5), (5, 2, false, 33)])
+    func depthwise(kernel: Int, stride: Int, same: Bool, channels: Int) throws {
+        var seed = UInt64(kernel * 7 + stride + channels)
+        let input = Tensor3.random(16, 15, channels, seed: &seed)
+        let filter = randomValues(kernel * kernel * channels, seed: &seed), bias = randomValues(channels, seed: &seed)
+        let expected = referenceDepthwise(input, filter: filter, bias: bias, kh: kernel, kw: kernel, stride: stride,
+                                          same: same, activation: .relu)
+        var g = OneOpGraph()
+        let x = g.tensor([1, 16, 15, channels])
+        let f = g.tensor([1, kernel, kernel, channels], floats: filter), b = g.tensor([channels], floats: bias)
+        let y = g.tensor([1, expected.h, expected.w, channels])
+        let window = Window(strideH: stride, strideW: stride, padding: same ? .same : .valid)
+        for threads in [1, 2] {
+            let got = try g.run([.depthwiseConv2D(input: x, filter: f, bias: b, output: y, window: window,
+                                                  depthMultiplier: 1, activation: .relu)],
+                                inputs: [(x, input.values)], output: y, threads: threads)
+            expectClose(got, expected.values, "depthwise \(kernel)x\(kernel)/\(stride)")
+        }
+    }
+
+    @Test("ADD with fused RELU, and RELU / RELU6 / PRELU / LOGISTIC standalone")
+    func elementwise() throws {
+        var seed: UInt64 = 11
+        let a = randomValues(5 * 4 * 21, seed: &seed).map { $0 * 8 }, b = randomValues(5 * 4 * 21, seed: &seed)
+        let alpha = randomValues(21, seed: &seed)
+        var g = OneOpGraph()
+        let x = g.tensor([1, 5, 4, 21]), y = g.tensor([1, 5, 4, 21]), sum = g.tensor([1, 5, 4, 21])
+        expectClose(try g.run([.add(x, y, output: sum, activation: .relu)], inputs: [(x, a), (y, b)], output: sum),
+                    zip(a, b).map { max($0 + $1, 0) }, "add+relu")
+        expectClose(try g.run([.relu(input: x, output: sum)], inputs: [(x, a)], output: sum), a.map { max($0, 0) }, "relu")
+        expectClose(try g.run([.relu6(input: x, output: sum)], inputs: [(x, a)], output: sum),
+                    a.map { min(max($0, 0), 6) }, "relu6")
+        let al = g.tensor([1, 1, 21], floats: alpha)
+        expectClose(try g.run([.prelu(input: x, alpha: al, output: sum)], inputs: [(x, a)], output: sum),
+                    a.indices.map { a[$0] < 0 ? a[$0] * alpha[$0 % 21] : a[$0] }, "prelu")
+        expectClose(try g.run([.logistic(input: x, output: sum)], inputs: [(x, a)], output: sum),
+                    a.map { 1 / (1 + expf(-$0)) }, tolerance: 1e-6, "logistic")
+    }
+
+    @Test("Fusion: CONV_2D followed by PRELU, and ADD followed by RELU, give the unfused results")
+    func fusion() throws {
+        var seed: UInt64 = 5
+        let input = Tensor3.random(8, 8, 12, seed: &seed)
+        let filter = randomValues(20 * 12, seed: &seed), bias = randomValues(20, seed: &seed)
+        let alpha = randomValues(20, seed: &seed)
+        let conv = referenceConv(input, filter: filter, bias: bias, oc: 20, kh: 1, kw: 1, stride: 1, same: true, activation: .none)
+        let expected = conv.values.indices.map { conv.values[$0] < 0 ? conv.values[$0] * alpha[$0 % 20] : conv.values[$0] }
+        var g = OneOpGraph()
+        let x = g.tensor([1, 8, 8, 12]), f = g.tensor([20, 1, 1, 12], floats: filter), b = g.tensor([20], floats: bias)
+        let mid = g.tensor([1, 8, 8, 20]), al = g.tensor([20], floats: alpha), y = g.tensor([1, 8, 8, 20])
+        let ops: [GraphOperation] = [
+            .conv2D(input: x, filter: f, bias: b, output: mid, window: Window(padding: .same), activation: .none),
+            .prelu(input: mid, alpha: al, output: y),
+        ]
+        let graph = ModelGraph(tensors: g.tensors, operations: ops, inputs: [x], outputs: [y])
+        #expect(try NeuralNetwork(graph: graph, name: "fused").stepCount == 1)
+        expectClose(try g.run(ops, inputs: [(x, input.values)], output: y), expected, "conv+prelu fused")
+    }
+
+    @Test("MAX_POOL_2D 2×2 stride 2 (VALID, SAME with odd sizes) and 3×3 stride 1", arguments: [(2, 2, false), (2, 2, true), (3, 1, true)])
+    func maxPool(size: Int, stride: Int, same: Bool) throws {
+        var seed: UInt64 = UInt64(size * 3 + stride)
+        let input = Tensor3.random(9, 7, 19, seed: &seed)
+        let expected = referenceMaxPool(input, size: size, stride: stride, same: same)
+        var g = OneOpGraph()
+        let x = g.tensor([1, 9, 7, 19]), y = g.tensor([1, expected.h, expected.w, 19])
+        let got = try g.run([.maxPool2D(input: x, output: y, filterH: size, filterW: size,
+                                        window: Window(strideH: stride, strideW: stride, padding: same ? .same : .valid),
+                                        activation: .none)], inputs: [(x, input.values)], output: y)
+        expectClose(got, expected.values, "max pool")
+    }
+
+    @Test("PAD on the channel and spatial axes")
+    func pad() throws {
+        var seed: UInt64 = 3
+        let input = Tensor3.random(4, 5, 6, seed: &seed)
+        var g = OneOpGraph()
+        let x = g.tensor([1, 4, 5, 6]), p = g.tensor([4, 2], ints: [0, 0, 1, 2, 0, 1, 0, 4])
+        let y = g.tensor([1, 7, 6, 10])
+        let got = try g.run([.pad(input: x, paddings: p, output: y)], inputs: [(x, input.values)], output: y)
+        var expected = [Float](repeating: 0, count: 7 * 6 * 10)
+        for yy in 0..<4 { for xx in 0..<5 { for k in 0..<6 { expected[((yy + 1) * 6 + xx) * 10 + k] = input[yy, xx, k] } } }
+        expectClose(got, expected, "pad")
+    }
+
+    @Test("RESHAPE and CONCATENATION on the last two axes")
+    func reshapeConcat() throws {
+        var seed: UInt64 = 9
+        let a = randomValues(4 * 4 * 2 * 16, seed: &seed), b = randomValues(2 * 2 * 6 * 16, seed: &seed)
+        var g = OneOpGraph()
+        let x = g.tensor([1, 4, 4, 32]), ra = g.tensor([1, 32, 16])
+        let z = g.tensor([1, 2, 2, 96]), rb = g.tensor([1, 24, 16])
+        let out = g.tensor([1, 56, 16])
+        let got = try g.run([.reshape(input: x, output: ra), .reshape(input: z, output: rb),
+                             .concatenation(inputs: [ra, rb], output: out, axis: 1, activation: .none)],
+                            inputs: [(x, a), (z, b)], output: out)
+        expectClose(got, a + b, "concat axis 1")
+        let c = g.tensor([1, 3, 2, 5]), d = g.tensor([1, 3, 2, 3]), e = g.tensor([1, 3, 2, 8])
+        let cv = randomValues(30, seed: &seed), dv = randomValues(18, seed: &seed)
+        var expected: [Float] = []
+        for pixel in 0..<6 {
+            expected += cv[(pixel * 5)..<(pixel * 5 + 5)]
+            expected += dv[(pixel * 3)..<(pixel * 3 + 3)]
+        }
+        expectClose(try g.run([.concatenation(inputs: [c, d], output: e, axis: -1, activation: .none)],
+                              inputs: [(c, cv), (d, dv)], output: e), expected, "concat channels")
+    }
+
+    @Test("RESIZE_BILINEAR ×2 with each coordinate rule", arguments: [(false, false), (true, false), (false, true)])
+    func resize(alignCorners: Bool, halfPixel: Bool) throws {
+        var seed: UInt64 = 13
+        let input = Tensor3.random(6, 5, 18, seed: &seed)
+        let expected = referenceResize(input, oh: 12, ow: 10, alignCorners: alignCorners, halfPixel: halfPixel)
+        var g = OneOpGraph()
+        let x = g.tensor([1, 6, 5, 18]), y = g.tensor([1, 12, 10, 18])
+        let got = try g.run([.resizeBilinear(input: x, output: y, alignCorners: alignCorners, halfPixelCenters: halfPixel)],
+                            inputs: [(x, input.values)], output: y)
+        expectClose(got, expected.values, "resize")
+    }
+
+    @Test("fp16 widening: normals, subnormals, zero, infinity")
+    func halfFloats() {
+        #expect(Float(halfBits: 0x3C00) == 1)
+        #expect(Float(halfBits: 0xC000) == -2)
+        #expect(Float(halfBits: 0x7BFF) == 65504)
+        #expect(Float(halfBits: 0x0001) == 0x1p-24)
+        #expect(Float(halfBits: 0x8000) == 0 && Float(halfBits: 0x8000).sign == .minus)
+        #expect(Float(halfBits: 0x7C00) == .infinity)
+        #expect(Float(halfBits: 0x3555) == Float(0.333251953125))
+    }
+
+    @Test("Invalid graphs are typed errors: mismatched conv filter, broadcasting ADD")
+    func invalidGraphs() throws {
+        var g = OneOpGraph()
+        let x = g.tensor([1, 4, 4, 3]), f = g.tensor([8, 3, 3, 5], floats: [Float](repeating: 0, count: 360))
+        let y = g.tensor([1, 4, 4, 8])
+        #expect(throws: KameraError.self) {
+            try NeuralNetwork(graph: ModelGraph(tensors: g.tensors, operations: [
+                .conv2D(input: x, filter: f, bias: nil, output: y, window: Window(padding: .same), activation: .none)],
+                inputs: [x], outputs: [y]), name: "bad")
+        }
+        let z = g.tensor([1, 4, 4, 1]), w = g.tensor([1, 4, 4, 3])
+        #expect(throws: KameraError.self) {
+            try NeuralNetwork(graph: ModelGraph(tensors: g.tensors, operations: [.add(x, z, output: w, activation: .none)],
+                                                inputs: [x, z], outputs: [w]), name: "broadcast")
+        }
+    }
+}
