@@ -92,12 +92,15 @@ public enum ModelStore {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw KameraError.unreadableFile(path: path, reason: "cannot open")
             }
-            let bytes = [UInt8](data)
-            guard SHA256Digest.hex(bytes) == model.sha256 else {
-                throw KameraError.invalidModel(path: path, reason: "checksum does not match the pinned SHA-256 (corrupt or a different version)")
-            }
-            return try NeuralNetwork(bytes: bytes, name: path)
+            return try verifiedNetwork(bytes: [UInt8](data), path: path, model: model)
         }
+    }
+
+    static func verifiedNetwork(bytes: [UInt8], path: String, model: KameraModel) throws -> NeuralNetwork {
+        guard SHA256Digest.hex(bytes) == model.sha256 else {
+            throw KameraError.invalidModel(path: path, reason: "checksum does not match the pinned SHA-256 (corrupt or a different version)")
+        }
+        return try NeuralNetwork(bytes: bytes, name: path)
     }
 }
 

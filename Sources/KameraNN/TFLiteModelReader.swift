@@ -39,7 +39,13 @@ enum TFLiteModelReader {
         var tensors: [GraphTensor] = []
         for tensor in try graph.tables(0) {
             let shape = try tensor.int32Vector(0).map(Int.init)
-            guard shape.allSatisfy({ $0 >= 0 }) else { throw reader.fail("negative dimension in \(shape)") }
+            // Bound every tensor (2^28 floats = 1 GiB) so a corrupt shape cannot overflow or exhaust memory.
+            var elements = 1
+            for dimension in shape {
+                let (product, overflow) = elements.multipliedReportingOverflow(by: dimension)
+                guard dimension >= 0, !overflow, product <= 1 << 28 else { throw reader.fail("invalid tensor shape \(shape)") }
+                elements = product
+            }
             let typeCode = try tensor.uint8(1)
             let type: TensorElementType = switch typeCode {
             case 0: .float32

@@ -1,0 +1,93 @@
+import Foundation
+import KameraCore
+import Testing
+@testable import KameraNN
+
+@Suite("MediaPipe face models: KameraNN against LiteRT on the same inputs")
+struct ModelReferenceTests {
+    @Test("Each model's outputs match LiteRT's", arguments: KameraModel.allCases)
+    func matchesLiteRT(model: KameraModel) throws {
+        let path = try ModelStore.path(of: model)
+        let network = try ModelStore.network(model)
+        let shape = network.inputShapes[0]
+        // A smooth pattern plus noise: activations spread over the network's range like an image.
+        var seed: UInt64 = 42
+        let count = shape.reduce(1, *)
+        let (h, w, c) = (shape[1], shape[2], shape[3])
+        var input = [Float](repeating: 0, count: count)
+        for y in 0..<h { for x in 0..<w { for k in 0..<c {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let noise = Float(seed >> 40) / Float(1 << 24) - 0.5
+            input[(y * w + x) * c + k] = sin(Float(x) * 0.11 + Float(k)) * cos(Float(y) * 0.07) * 0.8 + noise * 0.4
+        } } }
+        let session = network.makeSession()
+        let ours = try session.run(input).flatMap { $0 }
+        let reference = try LiteRTReference.run(model: path, input: input)
+        #expect(ours.count == reference.count)
+        let scale = reference.map(abs).max() ?? 1
+        let worst = zip(ours, reference).map { abs($0 - $1) }.max() ?? .infinity
+        // fp32 with a different summation order: differences are rounding, far below 1e-3 of the range.
+        #expect(worst <= 1e-4 * max(scale, 1), "\(model.fileName): max |Δ| \(worst), output range \(scale)")
+    }
+
+    @Test("Two threads give the same outputs as one")
+    func threadsAgree() throws {
+        let network = try ModelStore.network(.faceLandmark)
+        let input = (0..<network.inputShapes[0].reduce(1, *)).map { Float(($0 * 7919) % 1000) / 1000 }
+        let one = try network.makeSession(threads: 1).run(input)
+        let two = try network.makeSession(threads: 2).run(input)
+        #expect(one == two)
+    }
+
+    @Test("Truncated, corrupt and foreign model files are typed errors naming the file")
+    func badModels() throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try ModelStore.path(of: .faceDetectionShortRange))))
+        for cut in [0, 7, 100, bytes.count / 3, bytes.count / 2] {
+            #expect(throws: KameraError.self) { try NeuralNetwork(bytes: Array(bytes.prefix(cut)), name: "cut\(cut)") }
+        }
+        // Random corruption anywhere: each copy either fails with a typed error or loads and
+        // runs; none may crash.
+        var seed: UInt64 = 99
+        var rejected = 0
+        for _ in 0..<300 {
+            var corrupt = bytes
+            for _ in 0..<4 {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                corrupt[Int(seed >> 33) % min(corrupt.count, 60_000)] ^= UInt8(truncatingIfNeeded: seed >> 20) | 1
+            }
+            do {
+                let session = try NeuralNetwork(bytes: corrupt, name: "corrupt").makeSession()
+                session.invoke()
+            } catch is KameraError {
+                rejected += 1
+            }
+        }
+        #expect(rejected > 0)
+        // The store's checksum catches corruption that still parses.
+        var flipped = bytes
+        flipped[bytes.count - 100] ^= 0x40
+        #expect(throws: KameraError.self) { try ModelStore.verifiedNetwork(bytes: flipped, path: "flipped", model: .faceDetectionShortRange) }
+        _ = try ModelStore.verifiedNetwork(bytes: bytes, path: "good", model: .faceDetectionShortRange)
+        #expect(throws: KameraError.self) { try NeuralNetwork(bytes: Array("not a model at all".utf8), name: "text") }
+        do {
+            _ = try NeuralNetwork(contentsOf: "/nonexistent/model.tflite")
+            Issue.record("a missing model loaded")
+        } catch let error as KameraError {
+            #expect(error.description.contains("scripts/models.sh"))
+        }
+    }
+
+    @Test("The model directory verifies every pinned model")
+    func storeVerifies() {
+        let status = ModelStore.status()
+        #expect(status.count == KameraModel.allCases.count)
+        for entry in status { #expect(entry.verified, "\(entry.path) does not verify") }
+    }
+
+    @Test("SHA-256 of known strings")
+    func sha256() {
+        #expect(SHA256Digest.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256Digest.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256Digest.hex(Array(repeating: UInt8(ascii: "a"), count: 1000)).hasPrefix("41edece42d63e8d9bf515a9ba6932e1c"))
+    }
+}
