@@ -7,6 +7,10 @@
 
 typedef float v16 __attribute__((ext_vector_type(16)));
 typedef float v16u __attribute__((ext_vector_type(16), aligned(4)));
+typedef float v8 __attribute__((ext_vector_type(8)));
+typedef float v8u __attribute__((ext_vector_type(8), aligned(4)));
+typedef float v4 __attribute__((ext_vector_type(4)));
+typedef float v4u __attribute__((ext_vector_type(4), aligned(4)));
 
 #if defined(__x86_64__) && defined(__clang__)
 #define KNN_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
@@ -21,10 +25,18 @@ typedef float v16u __attribute__((ext_vector_type(16), aligned(4)));
 #define splat(x) ((v16)(float)(x))
 #define vmax(a, b) ({ v16 a_ = (a), b_ = (b); a_ > b_ ? a_ : b_; })
 #define vmin(a, b) ({ v16 a_ = (a), b_ = (b); a_ < b_ ? a_ : b_; })
+// A partial block: 8- and 4-lane vector stores, then scalars, so channel counts that are
+// not multiples of 16 do not fall back to lane-by-lane extraction.
 #define store_n(p, v, n) do {                                              \
         float *p_ = (p); v16 v_ = (v); size_t n_ = (n);                    \
-        if (n_ >= KNN_BLOCK) store16(p_, v_);                              \
-        else for (size_t i_ = 0; i_ < n_; i_++) p_[i_] = v_[i_];           \
+        if (n_ >= KNN_BLOCK) { store16(p_, v_); break; }                   \
+        v8 a_ = v_.lo;                                                     \
+        if (n_ >= 8) { *(v8u *)p_ = a_; p_ += 8; n_ -= 8; a_ = v_.hi; }    \
+        v4 c_ = a_.lo;                                                     \
+        if (n_ >= 4) { *(v4u *)p_ = c_; p_ += 4; n_ -= 4; c_ = a_.hi; }    \
+        if (n_ > 0) p_[0] = c_.x;                                          \
+        if (n_ > 1) p_[1] = c_.y;                                          \
+        if (n_ > 2) p_[2] = c_.z;                                          \
     } while (0)
 #define activate(x, act, block) ({                                          \
         v16 x_ = (x);                                                       \
@@ -131,49 +143,92 @@ void knn_im2col(const float *in, int ih, int iw, int c, int kh, int kw, int sh, 
     for (int oy = oy0; oy < oy1; oy++) {
         for (int ox = 0; ox < ow; ox++) {
             float *dst = col + ((size_t)(oy - oy0) * ow + ox) * patch;
+            int ix0 = ox * sw - pad_left;
+            // With dilation 1 a kernel row is kw·c contiguous floats when fully inside.
+            int row_inside = dw == 1 && ix0 >= 0 && ix0 + kw <= iw;
             for (int ky = 0; ky < kh; ky++) {
                 int iy = oy * sh - pad_top + ky * dh;
-                for (int kx = 0; kx < kw; kx++) {
-                    int ix = ox * sw - pad_left + kx * dw;
-                    if (iy < 0 || iy >= ih || ix < 0 || ix >= iw) memset(dst, 0, sizeof(float) * c);
-                    else memcpy(dst, in + ((size_t)iy * iw + ix) * c, sizeof(float) * c);
-                    dst += c;
+                if (iy < 0 || iy >= ih) {
+                    for (int i = 0; i < kw * c; i++) dst[i] = 0;
+                } else if (row_inside) {
+                    const float *src = in + ((size_t)iy * iw + ix0) * c;
+                    for (int i = 0; i < kw * c; i++) dst[i] = src[i];
+                } else {
+                    for (int kx = 0; kx < kw; kx++) {
+                        int ix = ix0 + kx * dw;
+                        const float *src = in + ((size_t)iy * iw + ix) * c;
+                        int inside = ix >= 0 && ix < iw;
+                        for (int i = 0; i < c; i++) dst[kx * c + i] = inside ? src[i] : 0;
+                    }
                 }
+                dst += kw * c;
             }
         }
     }
 }
 
 // --- depthwise ---------------------------------------------------------------
+// One output pixel of any window, with the taps clipped to the image.
+#define DEPTHWISE_PIXEL(ox) do {                                                               \
+        int ix0 = (ox) * sw - pad_left;                                                        \
+        int kx0 = 0, kx1 = kw;                                                                 \
+        while (kx0 < kw && ix0 + kx0 * dw < 0) kx0++;                                          \
+        while (kx1 > kx0 && ix0 + (kx1 - 1) * dw >= iw) kx1--;                                 \
+        float *o = out + ((size_t)oy * ow + (ox)) * c;                                         \
+        for (int b = 0; b < blocks; b++) {                                                     \
+            v16 acc = load16(bias + b * KNN_BLOCK);                                            \
+            for (int ky = ky0; ky < ky1; ky++) {                                               \
+                const float *row = in + ((size_t)(iy0 + ky * dh) * iw) * c + b * KNN_BLOCK;    \
+                const float *wrow = packed + (size_t)ky * kw * cpad + b * KNN_BLOCK;           \
+                for (int kx = kx0; kx < kx1; kx++)                                             \
+                    acc += load16(row + (size_t)(ix0 + kx * dw) * c) * load16(wrow + (size_t)kx * cpad); \
+            }                                                                                  \
+            store_n(o + b * KNN_BLOCK, activate(acc, act, b), (size_t)(c - b * KNN_BLOCK));    \
+        }                                                                                      \
+    } while (0)
+
 KNN_MULTIVERSION
 void knn_depthwise(const float *in, int ih, int iw, int c, const float *packed, const float *bias,
                    int kh, int kw, int sh, int sw, int dh, int dw, int pad_top, int pad_left,
                    float *out, int oy0, int oy1, int ow, knn_activation act) {
     int blocks = (c + KNN_BLOCK - 1) / KNN_BLOCK;
     int cpad = blocks * KNN_BLOCK;
+    // Output columns whose whole window is inside the image.
+    int ox_lo = (pad_left + sw - 1) / sw;
+    int ox_hi = (iw - (kw - 1) * dw - 1 + pad_left) / sw + 1;
+    if (ox_hi > ow) ox_hi = ow;
+    if (ox_lo > ox_hi) ox_lo = ox_hi;
     for (int oy = oy0; oy < oy1; oy++) {
         int iy0 = oy * sh - pad_top;
         int ky0 = 0, ky1 = kh;
         while (ky0 < kh && iy0 + ky0 * dh < 0) ky0++;
         while (ky1 > ky0 && iy0 + (ky1 - 1) * dh >= ih) ky1--;
-        for (int ox = 0; ox < ow; ox++) {
-            int ix0 = ox * sw - pad_left;
-            int kx0 = 0, kx1 = kw;
-            while (kx0 < kw && ix0 + kx0 * dw < 0) kx0++;
-            while (kx1 > kx0 && ix0 + (kx1 - 1) * dw >= iw) kx1--;
-            float *o = out + ((size_t)oy * ow + ox) * c;
-            for (int b = 0; b < blocks; b++) {
-                v16 acc = load16(bias + b * KNN_BLOCK);
-                for (int ky = ky0; ky < ky1; ky++) {
-                    const float *row = in + ((size_t)(iy0 + ky * dh) * iw) * c + b * KNN_BLOCK;
-                    const float *wrow = packed + (size_t)ky * kw * cpad + b * KNN_BLOCK;
-                    for (int kx = kx0; kx < kx1; kx++)
-                        acc += load16(row + (size_t)(ix0 + kx * dw) * c) * load16(wrow + (size_t)kx * cpad);
-                }
-                size_t left = (size_t)(c - b * KNN_BLOCK);
-                store_n(o + b * KNN_BLOCK, activate(acc, act, b), left);
+        int full_rows = ky0 == 0 && ky1 == kh;
+        if (!(kh == 3 && kw == 3 && dh == 1 && dw == 1 && full_rows)) {
+            for (int ox = 0; ox < ow; ox++) DEPTHWISE_PIXEL(ox);
+            continue;
+        }
+        for (int ox = 0; ox < ox_lo; ox++) DEPTHWISE_PIXEL(ox);
+        // 3×3 interior: the block's nine weights stay in registers across the row.
+        for (int b = 0; b < blocks; b++) {
+            const float *w = packed + b * KNN_BLOCK;
+            v16 w0 = load16(w), w1 = load16(w + cpad), w2 = load16(w + 2 * cpad);
+            v16 w3 = load16(w + 3 * cpad), w4 = load16(w + 4 * cpad), w5 = load16(w + 5 * cpad);
+            v16 w6 = load16(w + 6 * cpad), w7 = load16(w + 7 * cpad), w8 = load16(w + 8 * cpad);
+            v16 bv = load16(bias + b * KNN_BLOCK);
+            size_t left = (size_t)(c - b * KNN_BLOCK);
+            const float *r0 = in + (size_t)iy0 * iw * c + b * KNN_BLOCK;
+            const float *r1 = r0 + (size_t)iw * c, *r2 = r1 + (size_t)iw * c;
+            for (int ox = ox_lo; ox < ox_hi; ox++) {
+                size_t x = (size_t)(ox * sw - pad_left) * c;
+                v16 acc = bv;
+                acc += load16(r0 + x) * w0; acc += load16(r0 + x + c) * w1; acc += load16(r0 + x + 2 * c) * w2;
+                acc += load16(r1 + x) * w3; acc += load16(r1 + x + c) * w4; acc += load16(r1 + x + 2 * c) * w5;
+                acc += load16(r2 + x) * w6; acc += load16(r2 + x + c) * w7; acc += load16(r2 + x + 2 * c) * w8;
+                store_n(out + ((size_t)oy * ow + ox) * c + b * KNN_BLOCK, activate(acc, act, b), left);
             }
         }
+        for (int ox = ox_hi; ox < ow; ox++) DEPTHWISE_PIXEL(ox);
     }
 }
 

@@ -42,6 +42,20 @@ public final class InferenceSession {
         }
     }
 
+    /// Time per kind of kernel over `runs` invokes (milliseconds per invoke), for tuning.
+    public func profile(runs: Int = 50) -> [(kernel: String, milliseconds: Double)] {
+        let base = arena.pointer, weights = network.compiled.weights.pointer
+        var totals: [String: UInt64] = [:]
+        for _ in 0..<runs {
+            for step in network.compiled.steps {
+                let start = DispatchTime.now().uptimeNanoseconds
+                execute(step, base: base, weights: weights)
+                totals[step.kernelName, default: 0] += DispatchTime.now().uptimeNanoseconds - start
+            }
+        }
+        return totals.map { ($0.key, Double($0.value) / 1e6 / Double(runs)) }.sorted { $0.1 > $1.1 }
+    }
+
     /// Convenience: copies `input` in, runs, copies every output out.
     public func run(_ input: [Float]) throws -> [[Float]] {
         let expected = network.compiled.inputs[0].count

@@ -18,6 +18,25 @@ enum PlannedStep: Sendable {
                         output: Int, outputHeight: Int, outputWidth: Int, alignCorners: Bool, halfPixelCenters: Bool)
 }
 
+extension PlannedStep {
+    /// A short name of the kernel, with its window for the windowed ones (profiles).
+    var kernelName: String {
+        switch self {
+        case .pointwise: "conv 1x1"
+        case .convolution(let g, _, _, _, _): "conv \(g.kernelHeight)x\(g.kernelWidth)/\(g.strideH)"
+        case .depthwise(let g, _, _, _): "depthwise \(g.kernelHeight)x\(g.kernelWidth)/\(g.strideH)"
+        case .maxPool: "max pool"
+        case .add: "add"
+        case .activate: "activation"
+        case .logistic: "logistic"
+        case .pad: "pad"
+        case .copy: "reshape"
+        case .concatenate: "concat"
+        case .resizeBilinear: "resize"
+        }
+    }
+}
+
 /// Where a windowed op reads and writes, and its window.
 struct ConvolutionGeometry: Sendable {
     var input: Int, inputHeight: Int, inputWidth: Int, inputChannels: Int
