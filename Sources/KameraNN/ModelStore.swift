@@ -84,6 +84,11 @@ public enum ModelStore {
 
     private static let cache = NetworkCache()
 
+    /// A process-wide pool of sessions for `model` (loads the model on first use).
+    public static func sessions(_ model: KameraModel) throws -> InferenceSessionPool {
+        try cache.pool(model) { try network(model) }
+    }
+
     /// The compiled network for `model`, loaded once per process. A file whose checksum does
     /// not match the pin is rejected as corrupt before it is parsed.
     public static func network(_ model: KameraModel) throws -> NeuralNetwork {
@@ -109,6 +114,19 @@ private final class NetworkCache: @unchecked Sendable {
     // @unchecked: all state is behind `lock`.
     private let lock = NSLock()
     private var networks: [KameraModel: NeuralNetwork] = [:]
+    private var pools: [KameraModel: InferenceSessionPool] = [:]
+
+    func pool(_ model: KameraModel, network: () throws -> NeuralNetwork) throws -> InferenceSessionPool {
+        lock.lock()
+        if let pool = pools[model] { lock.unlock(); return pool }
+        lock.unlock()
+        let pool = InferenceSessionPool(network: try network())
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = pools[model] { return existing }
+        pools[model] = pool
+        return pool
+    }
 
     func network(_ model: KameraModel, load: () throws -> NeuralNetwork) throws -> NeuralNetwork {
         lock.lock()

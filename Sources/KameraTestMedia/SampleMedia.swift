@@ -3,13 +3,25 @@ import KameraCore
 import KameraImageIO
 
 /// Real photos and videos from Debian's `opencv-doc` package, used by the demo, tests and
-/// benchmarks. `KAMERA_SAMPLE_MEDIA` points elsewhere.
+/// benchmarks (`KAMERA_SAMPLE_MEDIA` points elsewhere), plus face photos from scikit-image's
+/// wheel that scripts/media.sh puts in Kamera's cache.
 public enum SampleMedia {
     /// The folder holding the sample files.
     public static var directory: URL {
         URL(fileURLWithPath: ProcessInfo.processInfo.environment["KAMERA_SAMPLE_MEDIA"]
             ?? "/usr/share/doc/opencv-doc/examples/data")
     }
+
+    /// The cache folder scripts/media.sh fills.
+    public static var cacheDirectory: URL {
+        let env = ProcessInfo.processInfo.environment
+        let cache = env["KAMERA_CACHE"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/kamera")
+        return cache.appendingPathComponent("media")
+    }
+
+    /// Real photos with faces: (file, number of faces in it).
+    public static let facePhotos = [("messi5.jpg", 1), ("lena.jpg", 1), ("astronaut.png", 1)]
 
     /// Photos used as backgrounds for synthetic barcode scenes: varied texture and light.
     public static let backgroundPhotos = ["messi5.jpg", "fruits.jpg", "baboon.jpg", "building.jpg", "home.jpg",
@@ -18,11 +30,13 @@ public enum SampleMedia {
     /// The URL of a sample file, or a missing-resource error naming the package.
     public static func url(_ name: String) throws -> URL {
         let url = directory.appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw KameraError.missingResource(name: "sample media \(url.path)",
-                                              hint: "run scripts/setup.sh (installs Debian's opencv-doc) or set KAMERA_SAMPLE_MEDIA")
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        let cached = cacheDirectory.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: cached.path) else {
+            throw KameraError.missingResource(name: "sample media \(name) (looked in \(directory.path) and \(cacheDirectory.path))",
+                                              hint: "run scripts/setup.sh (installs Debian's opencv-doc and scikit-image's photos) or set KAMERA_SAMPLE_MEDIA")
         }
-        return url
+        return cached
     }
 
     /// A decoded sample photo.

@@ -7,6 +7,7 @@ public final class ImageAnalysisContext: Sendable {
     /// The image being analysed.
     public let image: Image
     private let grayCache = Mutex<PixelBuffer?>(nil)
+    private let rgbCache = Mutex<PixelBuffer?>(nil)
 
     public init(_ image: Image) {
         self.image = image
@@ -19,6 +20,16 @@ public final class ImageAnalysisContext: Sendable {
             let gray = image.pixelBuffer.converted(to: .gray8)
             cached = gray
             return gray
+        }
+    }
+
+    /// The image as packed 8-bit RGB (what the face models read), converted on first use.
+    public var rgb: PixelBuffer {
+        rgbCache.withLock { cached in
+            if let cached { return cached }
+            let rgb = image.pixelBuffer.format == .rgb8 ? image.pixelBuffer.packed() : image.pixelBuffer.converted(to: .rgb8)
+            cached = rgb
+            return rgb
         }
     }
 }

@@ -6,11 +6,12 @@ import Kamera
 struct DetectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Detect barcodes and text in images (JPEG, PNG, WebP) and print the results as JSON.",
+        abstract: "Detect barcodes, faces and text in images (JPEG, PNG, WebP) and print the results as JSON.",
         discussion: """
-            Prints {"results":[{"input":…,"width":…,"height":…,"barcodes":[…]}]}. boundingBox is \
+            Prints {"results":[{"input":…,"width":…,"height":…,"barcodes":[…],"faces":[…]}]}. boundingBox is \
             normalized with a lower-left origin like Apple's Vision; pixelCorners are pixels with a \
-            top-left origin, ordered topLeft, topRight, bottomRight, bottomLeft. A file that fails gets \
+            top-left origin, ordered topLeft, topRight, bottomRight, bottomLeft. Face angles (roll, yaw, \
+            pitch) are radians; landmark points are normalized to the face box. A file that fails gets \
             an "error" entry, the others are still processed, and the exit code is 1.
             """
     )
@@ -19,6 +20,15 @@ struct DetectCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Detect barcodes (the default when no detector is named).")
     var barcodes = false
+
+    @Flag(name: .long, help: "Detect faces (BlazeFace via KameraNN) with roll, yaw and pitch.")
+    var faces = false
+
+    @Flag(name: .long, help: "With --faces: add landmark regions (Face Mesh and Iris); angles then come from the 3-D mesh.")
+    var landmarks = false
+
+    @Option(name: .long, help: "With --faces: smallest face side in pixels to look for (default: max(20, 1% of the long side)).")
+    var minFaceSize: Double?
 
     @Flag(name: .long, help: "Detect text lines, words and character boxes.")
     var text = false
@@ -72,7 +82,9 @@ struct DetectCommand: AsyncParsableCommand {
         let chosenEffort: DetectBarcodesRequest.Effort = tryHarder ? .thorough : (effort.flatMap(DetectBarcodesRequest.Effort.init) ?? .balanced)
         let request = DetectBarcodesRequest(symbologies: try symbologies.map(parsedSymbologies) ?? BarcodeSymbology.allCases,
                                             effort: chosenEffort)
-        let analysis = Analysis(barcodes: barcodes || !text ? request : nil,
+        let faceRequest = DetectFaceRectanglesRequest(minimumFaceSize: minFaceSize)
+        let analysis = Analysis(barcodes: barcodes || (!text && !faces && !landmarks) ? request : nil,
+                                faces: faces || landmarks ? FaceAnalysis(detection: faceRequest, landmarks: landmarks) : nil,
                                 text: text ? TextAnalysis(recognize: recognize, languages: languages.split(separator: ",").map {
                                     $0.trimmingCharacters(in: .whitespaces) }) : nil)
         let annotationTargets = try annotationPaths()
@@ -121,7 +133,13 @@ struct DetectCommand: AsyncParsableCommand {
     /// What to run on each file.
     struct Analysis: Sendable {
         var barcodes: DetectBarcodesRequest?
+        var faces: FaceAnalysis?
         var text: TextAnalysis?
+    }
+
+    struct FaceAnalysis: Sendable {
+        var detection: DetectFaceRectanglesRequest
+        var landmarks: Bool
     }
 
     struct TextAnalysis: Sendable {
@@ -142,6 +160,13 @@ struct DetectCommand: AsyncParsableCommand {
                 codes = try request.perform(in: context)
                 result.barcodes = codes.map(BarcodeRecord.init)
             }
+            var faces: [FaceObservation] = []
+            if let request = analysis.faces {
+                faces = request.landmarks
+                    ? try DetectFaceLandmarksRequest(faceDetection: request.detection).perform(in: context)
+                    : try request.detection.perform(in: context)
+                result.faces = faces.map(FaceRecord.init)
+            }
             var lines: [TextObservation] = []
             if let text = analysis.text {
                 if text.recognize {
@@ -155,6 +180,7 @@ struct DetectCommand: AsyncParsableCommand {
             }
             if let target {
                 var canvas = Canvas(image.pixelBuffer)
+                FaceOverlay().draw(faces, on: &canvas)
                 TextOverlay().draw(lines, on: &canvas)
                 BarcodeOverlay().draw(codes, on: &canvas, font: try FontFace.standard())
                 try ImageEncoder.write(canvas.buffer, to: URL(fileURLWithPath: target))

@@ -13,6 +13,7 @@ struct DetectionReport {
         var width: Int?
         var height: Int?
         var barcodes: [BarcodeRecord]?
+        var faces: [FaceRecord]?
         var text: [TextRecord]?
         var annotated: String?
         var error: FileError?
@@ -39,8 +40,15 @@ struct DetectionReport {
                         ?? "<\(Data(base64Encoded: code.payloadBase64)?.count ?? 0) bytes>"
                     rows.append([result.input, size, code.symbology, payload.replacingOccurrences(of: "\n", with: "⏎"), corners])
                 }
-            } else if result.text == nil {
+            } else if result.text == nil && result.faces == nil {
                 rows.append([result.input, size, "-", "(no codes)", ""])
+            }
+            for face in result.faces ?? [] {
+                let b = face.observation.pixelBox
+                let angles = [face.observation.roll, face.observation.yaw, face.observation.pitch]
+                    .map { $0.map { String(format: "%.0f°", $0 * 180 / .pi) } ?? "-" }.joined(separator: " ")
+                rows.append([result.input, size, "face", String(format: "%.2f roll/yaw/pitch %@", face.observation.confidence, angles),
+                             "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))"])
             }
             for line in result.text ?? [] {
                 let b = line.pixelBox
@@ -60,6 +68,7 @@ extension DetectionReport.FileResult {
         var members: [(String, JSONValue)] = [("input", .string(input))]
         if let width, let height { members += [("width", .int(width)), ("height", .int(height))] }
         if let barcodes { members.append(("barcodes", .array(barcodes.map(\.jsonValue)))) }
+        if let faces { members.append(("faces", .array(faces.map(\.jsonValue)))) }
         if let text { members.append(("text", .array(text.map(\.jsonValue)))) }
         if let annotated { members.append(("annotated", .string(annotated))) }
         if let error { members.append(("error", .object([("message", .string(error.message)), ("hint", .string(error.hint))]))) }

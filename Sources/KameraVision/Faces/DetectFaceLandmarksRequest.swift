@@ -1,0 +1,36 @@
+import KameraCore
+
+/// Finds faces and their landmarks, like Vision's `DetectFaceLandmarksRequest`: faces as
+/// `DetectFaceRectanglesRequest` finds them (or the ones given), then Face Mesh and Iris on
+/// each. Roll, yaw and pitch come from the 3-D mesh.
+public struct DetectFaceLandmarksRequest: ImageRequest {
+    /// Face detection settings for the first stage.
+    public var faceDetection: DetectFaceRectanglesRequest
+    /// Faces to refine instead of detecting (Vision's `inputFaceObservations`).
+    public var inputFaceObservations: [FaceObservation]?
+
+    public init(faceDetection: DetectFaceRectanglesRequest = DetectFaceRectanglesRequest(),
+                inputFaceObservations: [FaceObservation]? = nil) {
+        self.faceDetection = faceDetection
+        self.inputFaceObservations = inputFaceObservations
+    }
+
+    public func perform(in context: ImageAnalysisContext) throws -> [FaceObservation] {
+        let size = context.rgb.size
+        let detections: [FaceDetection] = if let inputFaceObservations {
+            inputFaceObservations.map { FaceDetection(box: $0.pixelBox, keypoints: $0.keypoints, score: $0.confidence) }
+        } else {
+            try faceDetection.detections(in: context)
+        }
+        let landmarker = try FaceLandmarker()
+        let sampler = TensorSampler(rgb: context.rgb)
+        return detections.map { detection in
+            var observation = DetectFaceRectanglesRequest.observation(detection, imageSize: size)
+            if let (landmarks, pose) = landmarker.landmarks(for: detection, sampler: sampler) {
+                observation.landmarks = landmarks
+                if let pose { (observation.roll, observation.yaw, observation.pitch) = (pose.roll, pose.yaw, pose.pitch) }
+            }
+            return observation
+        }
+    }
+}

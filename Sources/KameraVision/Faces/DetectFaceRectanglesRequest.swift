@@ -1,0 +1,45 @@
+import KameraCore
+
+/// Finds faces, like Vision's `DetectFaceRectanglesRequest`: MediaPipe's BlazeFace short- and
+/// full-range detectors run by KameraNN, tiled over large images so small faces are found.
+/// Results are sorted by confidence; each has roll, yaw and pitch from the detector keypoints.
+public struct DetectFaceRectanglesRequest: ImageRequest {
+    /// Smallest face side in pixels to look for; nil picks max(20 px, 1 % of the long side).
+    /// Smaller values scan more tiles (slower on large images).
+    public var minimumFaceSize: Double?
+    /// Whether to scan tiles at all; false runs only the whole-image pass (fastest, faces
+    /// above about 1/20 of the image).
+    public var scansTiles: Bool
+    /// Detections below this confidence are dropped.
+    public var minimumConfidence: Float
+    /// At most this many faces, best first.
+    public var maximumFaces: Int
+
+    public init(minimumFaceSize: Double? = nil, scansTiles: Bool = true, minimumConfidence: Float = 0.5,
+                maximumFaces: Int = 100) {
+        self.minimumFaceSize = minimumFaceSize
+        self.scansTiles = scansTiles
+        self.minimumConfidence = minimumConfidence
+        self.maximumFaces = maximumFaces
+    }
+
+    public func perform(in context: ImageAnalysisContext) throws -> [FaceObservation] {
+        try detections(in: context).map { Self.observation($0, imageSize: context.rgb.size) }
+    }
+
+    func detections(in context: ImageAnalysisContext) throws -> [FaceDetection] {
+        guard maximumFaces > 0 else { throw KameraError.invalidArgument("maximumFaces must be positive") }
+        let scanner = try FaceScanner()
+        let sampler = TensorSampler(rgb: context.rgb)
+        return Array(scanner.detect(in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles)
+            .filter { $0.score >= minimumConfidence }
+            .prefix(maximumFaces))
+    }
+
+    static func observation(_ detection: FaceDetection, imageSize: Size) -> FaceObservation {
+        let (roll, yaw, pitch) = KeypointPose.angles(detection.keypoints)
+        return FaceObservation(boundingBox: detection.box.normalized(in: imageSize), imageSize: imageSize,
+                               confidence: detection.score, roll: roll, yaw: yaw, pitch: pitch,
+                               keypoints: detection.keypoints)
+    }
+}

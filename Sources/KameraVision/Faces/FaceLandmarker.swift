@@ -1,0 +1,116 @@
+import Foundation
+import KameraCore
+import KameraNN
+
+/// Face Mesh and Iris run by KameraNN on a face: the mesh on a square crop turned upright by
+/// the eye line (MediaPipe's detection-to-ROI: 1.5× the box), refined once on the crop its
+/// own points define, then the iris model on each eye for the pupils.
+struct FaceLandmarker: Sendable {
+    private let mesh: InferenceSessionPool
+    private let iris: InferenceSessionPool
+
+    init() throws {
+        mesh = try ModelStore.sessions(.faceLandmark)
+        iris = try ModelStore.sessions(.irisLandmark)
+        guard mesh.network.outputShapes.contains(where: { $0.reduce(1, *) == 1404 }),
+              iris.network.outputShapes.contains(where: { $0.reduce(1, *) == 15 }) else {
+            throw KameraError.invalidModel(path: mesh.network.path, reason: "unexpected Face Mesh / Iris outputs")
+        }
+    }
+
+    /// The crop MediaPipe derives from a detection: square, 1.5× the box's long side, turned
+    /// so the eyes are level.
+    static func region(for detection: FaceDetection) -> RotatedRect {
+        let right = detection.keypoints[FaceDetection.rightEye], left = detection.keypoints[FaceDetection.leftEye]
+        let side = max(detection.box.width, detection.box.height) * 1.5
+        return RotatedRect(center: detection.box.center, width: side, height: side,
+                           angle: atan2(left.y - right.y, left.x - right.x))
+    }
+
+    /// The crop a previous mesh defines: its bounds in the face's upright frame, 1.5×.
+    static func region(for points: [FaceLandmarks.MeshPoint]) -> RotatedRect {
+        let right = points[FaceMeshTopology.rightEyeCorners.0], left = points[FaceMeshTopology.leftEyeCorners.0]
+        let angle = atan2(left.y - right.y, left.x - right.x)
+        let c = cos(angle), s = sin(angle)
+        var minU = Double.infinity, maxU = -Double.infinity, minV = Double.infinity, maxV = -Double.infinity
+        for p in points {
+            let u = p.x * c + p.y * s, v = -p.x * s + p.y * c
+            minU = min(minU, u); maxU = max(maxU, u); minV = min(minV, v); maxV = max(maxV, v)
+        }
+        let cu = (minU + maxU) / 2, cv = (minV + maxV) / 2
+        let side = max(maxU - minU, maxV - minV) * 1.5
+        return RotatedRect(center: PixelPoint(x: cu * c - cv * s, y: cu * s + cv * c), width: side, height: side, angle: angle)
+    }
+
+    /// Landmarks and mesh pose for one detected face; nil when the mesh says there is no face.
+    func landmarks(for detection: FaceDetection, sampler: TensorSampler) -> (FaceLandmarks, (roll: Double, yaw: Double, pitch: Double)?)? {
+        var (points, presence) = runMesh(Self.region(for: detection), sampler: sampler)
+        if presence >= 0.5 {
+            let (refined, refinedPresence) = runMesh(Self.region(for: points), sampler: sampler)
+            if refinedPresence >= presence * 0.9 { (points, presence) = (refined, refinedPresence) }
+        }
+        guard presence >= 0.5 else { return nil }
+        let box = detection.box
+        func normalized(_ p: PixelPoint) -> NormalizedPoint {
+            NormalizedPoint(x: (p.x - box.x) / box.width, y: 1 - (p.y - box.y) / box.height)
+        }
+        func region(_ indices: [Int]) -> [NormalizedPoint] { indices.map { normalized(points[$0].point) } }
+        var regions: [FaceLandmarks.Region: [NormalizedPoint]] = [
+            .faceContour: region(FaceMeshTopology.faceContour),
+            .leftEye: region(FaceMeshTopology.leftEye), .rightEye: region(FaceMeshTopology.rightEye),
+            .leftEyebrow: region(FaceMeshTopology.leftEyebrow), .rightEyebrow: region(FaceMeshTopology.rightEyebrow),
+            .nose: region(FaceMeshTopology.nose), .noseCrest: region(FaceMeshTopology.noseCrest),
+            .medianLine: region(FaceMeshTopology.medianLine),
+            .outerLips: region(FaceMeshTopology.outerLips), .innerLips: region(FaceMeshTopology.innerLips),
+        ]
+        regions[.leftPupil] = [normalized(pupil(points, corners: FaceMeshTopology.leftEyeCorners, ring: FaceMeshTopology.leftEye,
+                                                sampler: sampler))]
+        regions[.rightPupil] = [normalized(pupil(points, corners: FaceMeshTopology.rightEyeCorners, ring: FaceMeshTopology.rightEye,
+                                                 sampler: sampler))]
+        let landmarks = FaceLandmarks(regions: regions, meshPoints: points, confidence: presence, faceBox: box)
+        return (landmarks, HeadPose.angles(mesh: points))
+    }
+
+    /// Runs Face Mesh on `rect`: 468 points in image pixels and the face-presence score.
+    private func runMesh(_ rect: RotatedRect, sampler: TensorSampler) -> ([FaceLandmarks.MeshPoint], Float) {
+        mesh.withSession { session in
+            session.withInput { sampler.sample(rect, into: $0, width: 192, height: 192, range: 0...1) }
+            session.invoke()
+            let outputs = mesh.network.outputShapes
+            let coordinates = session.output(outputs.firstIndex { $0.reduce(1, *) == 1404 }!)
+            let flag = session.output(outputs.firstIndex { $0.reduce(1, *) == 1 }!)[0]
+            let points = (0..<468).map { i -> FaceLandmarks.MeshPoint in
+                let p = rect.imagePoint(u: Double(coordinates[3 * i]) / 192, v: Double(coordinates[3 * i + 1]) / 192)
+                return FaceLandmarks.MeshPoint(x: p.x, y: p.y, z: Double(coordinates[3 * i + 2]) / 192 * rect.width)
+            }
+            return (points, 1 / (1 + exp(-flag)))
+        }
+    }
+
+    /// The pupil centre from the iris model on the eye's crop (2.3× the corner distance,
+    /// turned to the eye line); the model sees every eye as a left eye, so right eyes are
+    /// mirrored in and out.
+    private func pupil(_ points: [FaceLandmarks.MeshPoint], corners: (Int, Int), ring: [Int], sampler: TensorSampler) -> PixelPoint {
+        let outer = points[corners.0].point, inner = points[corners.1].point
+        let center = PixelPoint(x: (outer.x + inner.x) / 2, y: (outer.y + inner.y) / 2)
+        let distance = hypot(outer.x - inner.x, outer.y - inner.y)
+        // Both crops use the image-left → image-right eye line, whichever corner is where.
+        let leftmost = outer.x < inner.x ? outer : inner, rightmost = outer.x < inner.x ? inner : outer
+        let rect = RotatedRect(center: center, width: distance * 2.3, height: distance * 2.3,
+                               angle: atan2(rightmost.y - leftmost.y, rightmost.x - leftmost.x))
+        let mirrored = corners.0 == FaceMeshTopology.leftEyeCorners.0 ? Self.mirrorLeftEye : !Self.mirrorLeftEye
+        return iris.withSession { session in
+            session.withInput { sampler.sample(rect, into: $0, width: 64, height: 64, range: Self.irisRange, mirrored: mirrored) }
+            session.invoke()
+            let outputs = iris.network.outputShapes
+            let irisPoints = session.output(outputs.firstIndex { $0.reduce(1, *) == 15 }!)
+            var u = Double(irisPoints[0]) / 64
+            if mirrored { u = 1 - u }
+            return rect.imagePoint(u: u, v: Double(irisPoints[1]) / 64)
+        }
+    }
+
+    // Set from measurement (see FaceLandmarkTests): which eye the model wants mirrored and its input range.
+    static let mirrorLeftEye = false
+    static let irisRange: ClosedRange<Float> = 0...1
+}

@@ -1,0 +1,99 @@
+import Foundation
+import KameraCore
+
+/// Finds faces of every size in an image: both BlazeFace models on the whole (letterboxed)
+/// image, then the full-range model over overlapping tiles at each scale where faces down to
+/// `minimumFaceSize` pixels would be too small for the whole-image pass; all detections are
+/// merged by weighted NMS.
+struct FaceScanner: Sendable {
+    let shortRange: BlazeFaceDetector
+    let fullRange: BlazeFaceDetector
+
+    init() throws {
+        shortRange = try BlazeFaceDetector(.shortRange)
+        fullRange = try BlazeFaceDetector(.fullRange)
+    }
+
+    /// The smallest face (in tensor pixels) the full-range model reliably finds.
+    private static let smallestFaceInTensor = 12.0
+
+    func detect(in sampler: TensorSampler, minimumFaceSize: Double?, useTiles: Bool = true) -> [FaceDetection] {
+        let width = Double(sampler.image.width), height = Double(sampler.image.height)
+        let side = max(width, height)
+        let whole = PixelRect(x: (width - side) / 2, y: (height - side) / 2, width: side, height: side)
+        var detections = fullRange.detect(in: sampler, region: whole) + shortRange.detect(in: sampler, region: whole)
+
+        if useTiles {
+            let minimumFace = max(minimumFaceSize ?? max(20, side / 100), 4)
+            // Each level finds faces from T/16 to T/3 of a tile of side T; levels grow by 3×
+            // until the whole-image pass covers the rest.
+            var tile = minimumFace * Double(fullRange.variant.inputSize) / Self.smallestFaceInTensor
+            var levels: [Double] = []
+            while tile < side * 0.7 {
+                levels.append(tile)
+                tile *= 3
+            }
+            for tile in levels {
+                let step = tile * 2 / 3
+                for y in Self.positions(extent: height, tile: tile, step: step) {
+                    for x in Self.positions(extent: width, tile: tile, step: step) {
+                        let region = PixelRect(x: x, y: y, width: tile, height: tile)
+                        let found = fullRange.detect(in: sampler, region: region)
+                        // A face cut by a tile edge is found whole in a neighbouring tile; the
+                        // cut one would drag the merged box, so it is dropped (unless the edge
+                        // is the image's).
+                        detections += found.filter { !Self.touchesInnerEdge($0.box, tile: region, width: width, height: height) }
+                    }
+                }
+            }
+        }
+        return WeightedNonMaxSuppression.apply(detections, threshold: 0.3)
+    }
+
+    /// Tile origins covering 0…extent with the given step; the last tile ends at the edge.
+    private static func positions(extent: Double, tile: Double, step: Double) -> [Double] {
+        guard extent > tile else { return [(extent - tile) / 2] }
+        var result: [Double] = []
+        var p = 0.0
+        while p + tile < extent {
+            result.append(p)
+            p += step
+        }
+        result.append(extent - tile)
+        return result
+    }
+
+    private static func touchesInnerEdge(_ box: PixelRect, tile: PixelRect, width: Double, height: Double) -> Bool {
+        let margin = tile.width * 0.02
+        if box.minX < tile.minX + margin, tile.minX > 0 { return true }
+        if box.minY < tile.minY + margin, tile.minY > 0 { return true }
+        if box.maxX > tile.maxX - margin, tile.maxX < width { return true }
+        if box.maxY > tile.maxY - margin, tile.maxY < height { return true }
+        return false
+    }
+}
+
+/// Head angles from the detector's six keypoints (without the mesh): roll from the eyes,
+/// yaw from where the nose sits between the ears, pitch from where it sits between the eyes
+/// and the mouth. Approximate (±10° or so); the mesh's pose is better.
+enum KeypointPose {
+    static func angles(_ keypoints: [PixelPoint]) -> (roll: Double, yaw: Double, pitch: Double) {
+        let right = keypoints[FaceDetection.rightEye], left = keypoints[FaceDetection.leftEye]
+        let nose = keypoints[FaceDetection.noseTip], mouth = keypoints[FaceDetection.mouth]
+        let rightEar = keypoints[FaceDetection.rightEar], leftEar = keypoints[FaceDetection.leftEar]
+        // Image y points down; roll is counter-clockwise as seen.
+        let roll = atan2(-(left.y - right.y), left.x - right.x)
+        // Work in the face's upright frame.
+        let c = cos(roll), s = sin(roll)
+        func upright(_ p: PixelPoint) -> (x: Double, y: Double) { (p.x * c - p.y * s, p.x * s + p.y * c) }
+        let n = upright(nose), re = upright(rightEar), le = upright(leftEar)
+        let eyes = upright(PixelPoint(x: (left.x + right.x) / 2, y: (left.y + right.y) / 2)), m = upright(mouth)
+        let earSpan = max(le.x - re.x, 1e-6)
+        let offset = (n.x - (le.x + re.x) / 2) / (earSpan / 2)
+        let yaw = asin(min(max(offset * 1.1, -1), 1))
+        let vertical = max(m.y - eyes.y, 1e-6)
+        // A frontal face has the nose tip ~55 % of the way from the eyes to the mouth.
+        let pitch = atan((0.55 - (n.y - eyes.y) / vertical) * 2.2)
+        return (roll, yaw, pitch)
+    }
+}

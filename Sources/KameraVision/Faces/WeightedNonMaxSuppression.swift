@@ -1,0 +1,33 @@
+import KameraCore
+
+/// MediaPipe's weighted non-maximum suppression: detections are taken best first; every
+/// remaining detection overlapping the best by more than `threshold` IoU joins its cluster,
+/// and the cluster's box and keypoints become the score-weighted mean (the score stays the
+/// best one's). Steadier boxes than plain NMS, which keeps only the winner.
+enum WeightedNonMaxSuppression {
+    static func apply(_ detections: [FaceDetection], threshold: Double = 0.3, limit: Int = .max) -> [FaceDetection] {
+        var remaining = detections.sorted { $0.score > $1.score }
+        var result: [FaceDetection] = []
+        while let best = remaining.first, result.count < limit {
+            var cluster: [FaceDetection] = []
+            var rest: [FaceDetection] = []
+            for candidate in remaining {
+                if best.box.intersectionOverUnion(candidate.box) > threshold { cluster.append(candidate) } else { rest.append(candidate) }
+            }
+            remaining = rest
+            let total = cluster.reduce(0) { $0 + Double($1.score) }
+            var merged = best
+            merged.box = PixelRect(
+                x: cluster.reduce(0) { $0 + $1.box.x * Double($1.score) } / total,
+                y: cluster.reduce(0) { $0 + $1.box.y * Double($1.score) } / total,
+                width: cluster.reduce(0) { $0 + $1.box.width * Double($1.score) } / total,
+                height: cluster.reduce(0) { $0 + $1.box.height * Double($1.score) } / total)
+            merged.keypoints = best.keypoints.indices.map { k in
+                PixelPoint(x: cluster.reduce(0) { $0 + $1.keypoints[k].x * Double($1.score) } / total,
+                           y: cluster.reduce(0) { $0 + $1.keypoints[k].y * Double($1.score) } / total)
+            }
+            result.append(merged)
+        }
+        return result
+    }
+}
