@@ -67,6 +67,11 @@ public struct SceneComposer: Sendable {
         return code
     }
 
+    /// Pastes a photo onto `quad` (no ground truth recorded; the caller knows what it placed).
+    public mutating func paste(_ photo: PixelBuffer, onto quad: Quad) {
+        canvas.composite(photo.converted(to: .rgb8), onto: quad)
+    }
+
     /// The finished scene with `degradation` applied.
     public func render(_ degradation: Degradation = .none, seed: UInt64 = 1) -> PixelBuffer {
         var random = SeededRandom(seed: seed)

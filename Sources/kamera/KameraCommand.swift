@@ -6,8 +6,8 @@ import Kamera
 struct KameraCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kamera",
-        abstract: "Apple's camera-vision stack for Linux: detect and generate barcodes in images.",
+        abstract: "Apple's camera-vision stack for Linux: faces, barcodes and text in images; recording and thumbnails.",
         version: "0.1.0",
-        subcommands: [DetectCommand.self, GenerateCommand.self, RecordCommand.self, ThumbnailCommand.self, CamerasCommand.self, DemoCommand.self, SymbologiesCommand.self]
+        subcommands: [DetectCommand.self, GenerateCommand.self, RecordCommand.self, ThumbnailCommand.self, CamerasCommand.self, ModelsCommand.self, DemoCommand.self, SymbologiesCommand.self]
     )
 }

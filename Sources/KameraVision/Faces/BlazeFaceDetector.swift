@@ -45,14 +45,20 @@ struct BlazeFaceDetector: Sendable {
     /// image read as black, which is MediaPipe's letterbox). `minimumScore` defaults to the
     /// variant's.
     func detect(in sampler: TensorSampler, region: PixelRect, minimumScore: Float? = nil) -> [FaceDetection] {
+        detect(in: sampler, region: RotatedRect(center: region.center, width: region.width, height: region.height, angle: 0),
+               minimumScore: minimumScore)
+    }
+
+    /// Detects faces in a turned square region; boxes come back face-sized and axis-aligned
+    /// around the face centre, keypoints in image pixels.
+    func detect(in sampler: TensorSampler, region: RotatedRect, minimumScore: Float? = nil) -> [FaceDetection] {
         sessions.withSession { session in
-            decode(session, sampler: sampler, region: region, minimumScore: minimumScore)
+            decode(session, sampler: sampler, rect: region, minimumScore: minimumScore)
         }
     }
 
-    private func decode(_ session: InferenceSession, sampler: TensorSampler, region: PixelRect, minimumScore: Float?) -> [FaceDetection] {
+    private func decode(_ session: InferenceSession, sampler: TensorSampler, rect: RotatedRect, minimumScore: Float?) -> [FaceDetection] {
         let size = variant.inputSize
-        let rect = RotatedRect(center: region.center, width: region.width, height: region.height, angle: 0)
         session.withInput { sampler.sample(rect, into: $0, width: size, height: size, range: -1...1) }
         session.invoke()
         let threshold = minimumScore ?? variant.minimumScore
@@ -67,11 +73,10 @@ struct BlazeFaceDetector: Sendable {
             let raw = boxes.baseAddress! + i * 16
             let anchor = anchors[i]
             func point(_ x: Float, _ y: Float) -> PixelPoint {
-                PixelPoint(x: region.x + Double(x / scale + anchor.x) * region.width,
-                           y: region.y + Double(y / scale + anchor.y) * region.height)
+                rect.imagePoint(u: Double(x / scale + anchor.x), v: Double(y / scale + anchor.y))
             }
             let center = point(raw[0], raw[1])
-            let w = Double(raw[2] / scale) * region.width, h = Double(raw[3] / scale) * region.height
+            let w = Double(raw[2] / scale) * rect.width, h = Double(raw[3] / scale) * rect.height
             guard w > 0, h > 0, w.isFinite, h.isFinite else { continue }
             detections.append(FaceDetection(
                 box: PixelRect(x: center.x - w / 2, y: center.y - h / 2, width: w, height: h),

@@ -1,15 +1,17 @@
 import Foundation
 import KameraCore
+import Synchronization
 
 /// Fills a model's NHWC float input from an RGB image region, as MediaPipe's ImageToTensor
 /// does: the (rotated) region is resampled bilinearly to the tensor size, pixels outside
 /// the image are zero, values map linearly from 0…255 to `range`. When the region is much
 /// larger than the tensor the image is first reduced by area averaging, so big photos do not
 /// alias (MediaPipe samples them directly).
-/// One sampler serves one request on one image (it caches the reduced copies it makes).
-final class TensorSampler {
+/// One sampler serves one request on one image (it caches the reduced copies it makes);
+/// tiles may sample from several threads at once.
+final class TensorSampler: Sendable {
     let image: PixelBuffer  // rgb8
-    private var reductions: [Int: PixelBuffer] = [:]
+    private let reductions = Mutex<[Int: PixelBuffer]>([:])
 
     init(rgb image: PixelBuffer) {
         precondition(image.format == .rgb8)
@@ -25,11 +27,11 @@ final class TensorSampler {
         var rect = rect
         if step > 2 {
             let factor = Int(step / 1.5)
-            if let cached = reductions[factor] {
-                source = cached
-            } else {
-                source = reduced(by: factor)
-                reductions[factor] = source
+            source = reductions.withLock { cache in
+                if let cached = cache[factor] { return cached }
+                let made = reduced(by: factor)
+                cache[factor] = made
+                return made
             }
             rect.center = PixelPoint(x: (rect.center.x + 0.5) / Double(factor) - 0.5, y: (rect.center.y + 0.5) / Double(factor) - 0.5)
             rect.width /= Double(factor)

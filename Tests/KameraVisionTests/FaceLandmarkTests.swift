@@ -1,0 +1,90 @@
+import Foundation
+import Kamera
+import KameraTestMedia
+import Testing
+
+@Suite("Face landmarks and head pose")
+struct FaceLandmarkTests {
+    /// Whether `p` lies inside the polygon (even-odd rule).
+    func inside(_ p: PixelPoint, _ polygon: [PixelPoint]) -> Bool {
+        var result = false
+        var j = polygon.count - 1
+        for i in polygon.indices {
+            let a = polygon[i], b = polygon[j]
+            if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { result.toggle() }
+            j = i
+        }
+        return result
+    }
+
+    @Test("Astronaut: every region, pupils inside the eyes, anatomy in order, frontal pose")
+    func astronaut() async throws {
+        let faces = try await DetectFaceLandmarksRequest().perform(on: try SampleMedia.photo("astronaut.png"))
+        #expect(faces.count == 1)
+        let face = try #require(faces.first)
+        let landmarks = try #require(face.landmarks)
+        #expect(landmarks.meshPoints.count == 468)
+        for region in FaceLandmarks.Region.allCases { #expect(!(landmarks.regions[region] ?? []).isEmpty, "\(region)") }
+        let leftEye = landmarks.pixelPoints(.leftEye), rightEye = landmarks.pixelPoints(.rightEye)
+        let leftPupil = try #require(landmarks.pixelPoints(.leftPupil).first)
+        let rightPupil = try #require(landmarks.pixelPoints(.rightPupil).first)
+        #expect(inside(leftPupil, leftEye) && inside(rightPupil, rightEye))
+        // The subject's left eye is on the image's right.
+        #expect(leftPupil.x > rightPupil.x)
+        // Hand-measured pupils in astronaut.png (pixels).
+        #expect(leftPupil.distance(to: PixelPoint(x: 247, y: 104)) < 4, "\(leftPupil)")
+        #expect(rightPupil.distance(to: PixelPoint(x: 205, y: 103)) < 4, "\(rightPupil)")
+        // Eyebrows above eyes above nose tip above lips above chin (image y grows down).
+        func meanY(_ r: FaceLandmarks.Region) -> Double { let p = landmarks.pixelPoints(r); return p.map(\.y).reduce(0, +) / Double(p.count) }
+        #expect(meanY(.leftEyebrow) < meanY(.leftEye))
+        #expect(meanY(.leftEye) < meanY(.noseCrest))
+        #expect(meanY(.noseCrest) < meanY(.outerLips))
+        #expect(meanY(.outerLips) < landmarks.pixelPoints(.faceContour).map(\.y).max()!)
+        // Regions are normalized to the face box (a little outside for the contour is fine).
+        for p in landmarks.allPoints { #expect(p.x > -0.3 && p.x < 1.3 && p.y > -0.3 && p.y < 1.3) }
+        // She faces the camera.
+        #expect(abs(face.roll ?? 1) < 0.12 && abs(face.yaw ?? 1) < 0.2 && abs(face.pitch ?? 1) < 0.3, "\(face.roll!) \(face.yaw!) \(face.pitch!)")
+    }
+
+    @Test("Rotated photo: landmarks follow the rotation within 4 % of the eye distance; mesh roll matches", arguments: [25.0, -40])
+    func rotationEquivariance(degrees: Double) async throws {
+        let photo = try SampleMedia.photo("astronaut.png").pixelBuffer.converted(to: .rgb8)
+        let uprightFace = try #require(try await DetectFaceLandmarksRequest().perform(on: photo).first)
+        let upright = try #require(uprightFace.landmarks)
+        let (rotated, toSource) = photo.rotated(byDegrees: degrees, fill: 0)
+        let faces = try await DetectFaceLandmarksRequest().perform(on: rotated)
+        let face = try #require(faces.first)
+        let turned = try #require(face.landmarks)
+        let eyeDistance = upright.meshPoints[263].point.distance(to: upright.meshPoints[33].point)
+        var total = 0.0
+        for i in 0..<468 { total += toSource.apply(turned.meshPoints[i].point).distance(to: upright.meshPoints[i].point) }
+        let meanError = total / 468 / eyeDistance
+        #expect(meanError < 0.04, "mean landmark error \(meanError) of the eye distance")
+        // rotated(byDegrees:) turns the picture clockwise on screen; roll is counter-clockwise.
+        let expected = (uprightFace.roll ?? 0) - degrees * .pi / 180
+        #expect(angleDifference(face.roll ?? .nan, expected) < 3, "roll \((face.roll ?? .nan) * 180 / .pi)° vs \(expected * 180 / .pi)°")
+    }
+
+    @Test("Yaw: the cameraman turns toward the image's right; his mirror image toward the left")
+    func yawSign() async throws {
+        let photo = try SampleMedia.photo("camera.png").pixelBuffer.converted(to: .rgb8)
+        let face = try #require(try await DetectFaceLandmarksRequest().perform(on: photo).first)
+        #expect((face.yaw ?? 0) > 0.3, "yaw \(face.yaw ?? .nan)")
+        let mirrored = try #require(try await DetectFaceLandmarksRequest().perform(on: photo.mirrored()).first)
+        #expect((mirrored.yaw ?? 0) < -0.3, "mirrored yaw \(mirrored.yaw ?? .nan)")
+        #expect(abs((face.yaw ?? 0) + (mirrored.yaw ?? 0)) < 0.1)
+        // The detector keypoints give the same sign.
+        let quick = try #require(try await DetectFaceRectanglesRequest().perform(on: photo).first)
+        #expect((quick.yaw ?? 0) > 0.2)
+    }
+
+    @Test("Faces given as input are refined, not detected again")
+    func inputObservations() async throws {
+        let image = try SampleMedia.photo("astronaut.png")
+        let faces = try await DetectFaceRectanglesRequest().perform(on: image)
+        let refined = try await DetectFaceLandmarksRequest(inputFaceObservations: faces).perform(on: image)
+        #expect(refined.count == faces.count)
+        #expect(refined.first?.landmarks != nil)
+        #expect(refined.first?.pixelBox == faces.first?.pixelBox)
+    }
+}
