@@ -21,7 +21,7 @@ public enum SampleMedia {
     }
 
     /// Real photos with faces: (file, number of faces in it).
-    public static let facePhotos = [("messi5.jpg", 1), ("lena.jpg", 1), ("astronaut.png", 1)]
+    public static let facePhotos = [("messi5.jpg", 1), ("camera.png", 1), ("astronaut.png", 1)]
 
     /// Photos used as backgrounds for synthetic barcode scenes: varied texture and light.
     public static let backgroundPhotos = ["messi5.jpg", "fruits.jpg", "baboon.jpg", "building.jpg", "home.jpg",

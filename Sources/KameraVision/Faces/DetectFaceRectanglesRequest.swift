@@ -1,3 +1,4 @@
+import Foundation
 import KameraCore
 
 /// Finds faces, like Vision's `DetectFaceRectanglesRequest`: MediaPipe's BlazeFace short- and
@@ -14,9 +15,12 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     public var minimumConfidence: Float
     /// At most this many faces, best first.
     public var maximumFaces: Int
+    /// Threads for the tile scan; nil uses every core.
+    public var maximumThreads: Int?
 
     public init(minimumFaceSize: Double? = nil, scansTiles: Bool = true, minimumConfidence: Float = 0.5,
-                maximumFaces: Int = 100) {
+                maximumFaces: Int = 100, maximumThreads: Int? = nil) {
+        self.maximumThreads = maximumThreads
         self.minimumFaceSize = minimumFaceSize
         self.scansTiles = scansTiles
         self.minimumConfidence = minimumConfidence
@@ -31,7 +35,8 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
         guard maximumFaces > 0 else { throw KameraError.invalidArgument("maximumFaces must be positive") }
         let scanner = try FaceScanner()
         let sampler = TensorSampler(rgb: context.rgb)
-        return Array(scanner.detect(in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles)
+        return Array(scanner.detect(in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles,
+                                     threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount)
             .filter { $0.score >= minimumConfidence }
             .prefix(maximumFaces))
     }

@@ -19,7 +19,7 @@ struct FaceScanner: Sendable {
     /// The smallest face (in tensor pixels) the full-range model reliably finds.
     private static let smallestFaceInTensor = 20.0
 
-    func detect(in sampler: TensorSampler, minimumFaceSize: Double?, useTiles: Bool = true) -> [FaceDetection] {
+    func detect(in sampler: TensorSampler, minimumFaceSize: Double?, useTiles: Bool = true, threads: Int) -> [FaceDetection] {
         let width = Double(sampler.image.width), height = Double(sampler.image.height)
         let side = max(width, height)
         let whole = PixelRect(x: (width - side) / 2, y: (height - side) / 2, width: side, height: side)
@@ -47,7 +47,7 @@ struct FaceScanner: Sendable {
             // Tiles are independent: spread them over the cores (sessions come from the pool).
             let found = Mutex<[FaceDetection]>([])
             let detector = fullRange, tiles = regions
-            let workers = max(1, min(tiles.count, ProcessInfo.processInfo.activeProcessorCount))
+            let workers = max(1, min(tiles.count, threads))
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 var local: [FaceDetection] = []
                 for index in stride(from: worker, to: tiles.count, by: workers) {
@@ -62,14 +62,16 @@ struct FaceScanner: Sendable {
             detections += found.withLock { $0 }
         }
         // Refined boxes can move onto each other (two passes found one face twice): merge again.
-        let refinedDetections = WeightedNonMaxSuppression.apply(detections, threshold: 0.3).map { refined($0, sampler: sampler) }
+        let refinedDetections = WeightedNonMaxSuppression.apply(detections, threshold: 0.3).compactMap { refined($0, sampler: sampler) }
         return WeightedNonMaxSuppression.apply(refinedDetections, threshold: 0.3)
     }
 
     /// Looks again at one face on a crop 2.5× its size, turned upright by its first roll
     /// estimate: the short-range model's best regime. Keypoints from a whole-image or tile
     /// pass are coarse (roll off by 10–30° on faces under 200 px); this pass fixes them.
-    private func refined(_ detection: FaceDetection, sampler: TensorSampler) -> FaceDetection {
+    /// Also a second opinion: a candidate the closer look cannot confirm at all is dropped
+    /// (textures that fooled one pass rarely fool a second model at another scale).
+    private func refined(_ detection: FaceDetection, sampler: TensorSampler) -> FaceDetection? {
         let right = detection.keypoints[FaceDetection.rightEye], left = detection.keypoints[FaceDetection.leftEye]
         let side = max(detection.box.width, detection.box.height) * 2.5
         let region = RotatedRect(center: detection.box.center, width: side, height: side,
@@ -77,7 +79,7 @@ struct FaceScanner: Sendable {
         let candidates = shortRange.detect(in: sampler, region: region, minimumScore: 0.3)
         guard let best = candidates
             .filter({ $0.box.intersectionOverUnion(detection.box) > 0.3 })
-            .max(by: { $0.score < $1.score }) else { return detection }
+            .max(by: { $0.score < $1.score }) else { return nil }
         return FaceDetection(box: best.box, keypoints: best.keypoints, score: max(detection.score, best.score))
     }
 

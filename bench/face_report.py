@@ -1,0 +1,140 @@
+"""Prints the face benchmark: detection recall/false positives per tool against the pasted
+ground truth, box/keypoint/landmark error against the same ground truth (normalized by the
+inter-ocular distance), time per image with ratios to Kamera, and raw invoke times of the
+same models in KameraNN and LiteRT."""
+import json, sys
+import numpy as np
+
+directory, kamera_file, peers_file, invoke_file = sys.argv[1:5]
+truth = {e["file"]: e for e in json.load(open(f"{directory}/truth.json"))}
+kamera = json.load(open(kamera_file))
+peers = json.load(open(peers_file))
+tools = {"kamera (tiled, default)": [], "kamera (whole image)": [], "kamera landmarks": []}
+for e in kamera:
+    tools["kamera (tiled, default)"].append({"file": e["file"], **e["tiled"]})
+    tools["kamera (whole image)"].append({"file": e["file"], **e["whole"]})
+    tools["kamera landmarks"].append({"file": e["file"], **e["landmarks"]})
+tools.update(peers["tools"])
+by_file = {name: {r["file"]: r for r in rows} for name, rows in tools.items()}
+
+
+def apply(m, p):
+    x, y = p
+    w = m[6] * x + m[7] * y + m[8]
+    return np.array([(m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w])
+
+
+def match(faces, gt):
+    """Greedy one-to-one: a detection matches a face whose centre is within 0.35 side."""
+    used, pairs = set(), []
+    for g in gt:
+        best, dist = None, 1e9
+        for i, f in enumerate(faces):
+            b = f["box"]
+            d = np.hypot(b[0] + b[2] / 2 - g["cx"], b[1] + b[3] / 2 - g["cy"])
+            if i not in used and d < 0.35 * g["side"] and d < dist:
+                best, dist = i, d
+        if best is not None:
+            used.add(best)
+            pairs.append((g, faces[best]))
+    return pairs, len(faces) - len(used)
+
+
+# Ground-truth points on the upright head: the mean of Kamera's and MediaPipe's own results
+# there, so neither tool is the reference; pasted copies map them through the known transform.
+head_k = by_file["kamera landmarks"]["head.png"]["faces"][0]
+head_mp = by_file["mediapipe full"]["head.png"]["faces"][0]
+head_mesh_mp = by_file["mediapipe face mesh"]["head.png"]["faces"][0]["mesh"]
+head_keypoints = (np.array(head_k["keypoints"]) + np.array(head_mp["keypoints"])) / 2
+head_mesh = (np.array(head_k["mesh"]) + np.array(head_mesh_mp)) / 2
+
+
+def detection_table():
+    print("\n## Detection (pasted faces with known positions; real photos; negatives)")
+    print(f"{'tool':28} {'scenes':>12} {'small 20-40px':>14} {'real photos':>11} {'false pos':>9}")
+    for name in tools:
+        if name in ("kamera landmarks", "mediapipe face mesh"):
+            continue
+        found = {"scene": [0, 0], "small": [0, 0]}
+        false_pos, real = 0, 0
+        for file, entry in truth.items():
+            row = by_file[name].get(file)
+            if row is None:
+                continue
+            if entry["kind"] == "real":
+                real += len(row["faces"]) == 1
+                continue
+            pairs, extra = match(row["faces"], entry.get("faces") or [])
+            false_pos += extra
+            if entry["kind"] in found:
+                found[entry["kind"]][0] += len(pairs)
+                found[entry["kind"]][1] += len(entry["faces"])
+        s, m = found["scene"], found["small"]
+        print(f"{name:28} {s[0]:>4}/{s[1]:<3} {100*s[0]/max(s[1],1):4.0f}% {m[0]:>4}/{m[1]:<3} {100*m[0]/max(m[1],1):4.0f}%"
+              f" {real:>7}/3 {false_pos:>9}")
+
+
+def accuracy_table():
+    print("\n## Accuracy on matched pasted faces (error / inter-ocular distance; lower is better)")
+    print(f"{'tool':28} {'faces':>5} {'centre':>8} {'6 keypoints':>12} {'468-pt mesh':>12}")
+    for name in ["kamera (tiled, default)", "kamera (whole image)", "kamera landmarks", "mediapipe short",
+                 "mediapipe full", "mediapipe face mesh", "dlib hog", "opencv haar"]:
+        centre, keypoints, meshes, count = [], [], [], 0
+        for file, entry in truth.items():
+            if entry["kind"] not in ("scene", "small"):
+                continue
+            for g, f in match(by_file[name][file]["faces"], entry["faces"])[0]:
+                m = g["transform"]
+                gt_kp = np.array([apply(m, p) for p in head_keypoints])
+                iod = np.linalg.norm(gt_kp[0] - gt_kp[1])
+                b = f["box"]
+                centre.append(np.hypot(b[0] + b[2] / 2 - g["cx"], b[1] + b[3] / 2 - g["cy"]) / iod)
+                if f.get("keypoints"):
+                    keypoints.append(np.mean(np.linalg.norm(np.array(f["keypoints"])[:4] - gt_kp[:4], axis=1)) / iod)
+                if f.get("mesh") and entry["kind"] == "scene":
+                    gt_mesh = np.array([apply(m, p) for p in head_mesh])
+                    meshes.append(np.mean(np.linalg.norm(np.array(f["mesh"]) - gt_mesh, axis=1)) / iod)
+                count += 1
+        fmt = lambda v: f"{np.mean(v):12.3f}" if v else f"{'-':>12}"
+        print(f"{name:28} {count:>5} {np.mean(centre) if centre else float('nan'):8.3f} {fmt(keypoints)} {fmt(meshes)}")
+    # Agreement: Kamera's boxes against MediaPipe's on the same faces.
+    ious = []
+    for file in truth:
+        for kf in by_file["kamera (whole image)"][file]["faces"]:
+            best = 0
+            for mf in by_file["mediapipe full"][file]["faces"]:
+                a, b = kf["box"], mf["box"]
+                ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+                iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+                inter = ix * iy
+                best = max(best, inter / (a[2] * a[3] + b[2] * b[3] - inter))
+            if best > 0:
+                ious.append(best)
+    print(f"\nbox IoU, Kamera (whole image) vs MediaPipe full range on the same faces: mean {np.mean(ious):.3f} over {len(ious)} faces")
+
+
+def timing_table():
+    print("\n## Time per image (ms, median of runs; one thread where the library allows)")
+    base = np.mean([r["ms"] for r in tools["kamera (whole image)"] if r["file"] != "head.png"])
+    print(f"{'tool':28} {'mean ms':>9} {'vs kamera (whole)':>18}")
+    for name, rows in tools.items():
+        ms = np.mean([r["ms"] for r in rows if r["file"] != "head.png"])
+        print(f"{name:28} {ms:9.2f} {ms / base:17.2f}x")
+    k = np.mean([r["ms"] for r in tools["kamera landmarks"] if r["file"] != "head.png"])
+    m = np.mean([r["ms"] for r in tools["mediapipe face mesh"] if r["file"] != "head.png"])
+    print(f"landmarks end to end: kamera {k:.2f} ms, mediapipe face mesh {m:.2f} ms -> mediapipe/kamera = {m / k:.2f}x")
+
+
+def invoke_table():
+    print("\n## Raw model invoke (ms, median of 200, one thread, same .tflite files)")
+    ours = {json.loads(line)["model"]: json.loads(line)["median_ms"] for line in open(invoke_file) if line.strip()}
+    print(f"{'model':36} {'KameraNN':>9} {'LiteRT':>9} {'LiteRT/KameraNN':>16}")
+    for model, litert in peers["invoke"].items():
+        if model in ours:
+            print(f"{model:36} {ours[model]:9.3f} {litert:9.3f} {litert / ours[model]:15.2f}x")
+
+
+detection_table()
+accuracy_table()
+timing_table()
+invoke_table()
