@@ -42,11 +42,12 @@ def match(faces, gt):
 
 # Ground-truth points on the upright head: the mean of Kamera's and MediaPipe's own results
 # there, so neither tool is the reference; pasted copies map them through the known transform.
-head_k = by_file["kamera landmarks"]["head.png"]["faces"][0]
+head_k = by_file["kamera (whole image)"]["head.png"]["faces"][0]
+head_k_mesh = by_file["kamera landmarks"]["head.png"]["faces"][0]["mesh"]
 head_mp = by_file["mediapipe full"]["head.png"]["faces"][0]
 head_mesh_mp = by_file["mediapipe face mesh"]["head.png"]["faces"][0]["mesh"]
 head_keypoints = (np.array(head_k["keypoints"]) + np.array(head_mp["keypoints"])) / 2
-head_mesh = (np.array(head_k["mesh"]) + np.array(head_mesh_mp)) / 2
+head_mesh = (np.array(head_k_mesh) + np.array(head_mesh_mp)) / 2
 
 
 def detection_table():

@@ -12,7 +12,7 @@ struct CLIRun {
     var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] }
 }
 
-func kamera(_ arguments: [String]) throws -> CLIRun {
+func kamera(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
     // The test runner sits next to the products of the same build.
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     var executable = directory.appendingPathComponent("kamera")
@@ -22,6 +22,9 @@ func kamera(_ arguments: [String]) throws -> CLIRun {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -31,12 +31,12 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
         try detections(in: context).map { Self.observation($0, imageSize: context.rgb.size) }
     }
 
-    func detections(in context: ImageAnalysisContext) throws -> [FaceDetection] {
+    func detections(in context: ImageAnalysisContext, refines: Bool = true) throws -> [FaceDetection] {
         guard maximumFaces > 0 else { throw KameraError.invalidArgument("maximumFaces must be positive") }
         let scanner = try FaceScanner()
         let sampler = TensorSampler(rgb: context.rgb)
         return Array(scanner.detect(in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles,
-                                     threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount)
+                                     threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount, refines: refines)
             .filter { $0.score >= minimumConfidence }
             .prefix(maximumFaces))
     }

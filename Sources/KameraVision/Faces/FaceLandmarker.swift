@@ -44,9 +44,15 @@ struct FaceLandmarker: Sendable {
 
     /// Landmarks and mesh pose for one detected face; nil when the mesh says there is no face.
     func landmarks(for detection: FaceDetection, sampler: TensorSampler) -> (FaceLandmarks, (roll: Double, yaw: Double, pitch: Double)?)? {
-        var (points, presence) = runMesh(Self.region(for: detection), sampler: sampler)
-        if presence >= 0.5 {
-            let (refined, refinedPresence) = runMesh(Self.region(for: points), sampler: sampler)
+        let first = Self.region(for: detection)
+        var (points, presence) = runMesh(first, sampler: sampler)
+        // A second pass on the crop the mesh itself defines, when the detector's crop was off
+        // (turned, shifted or sized wrongly enough that the mesh is less sure).
+        let second = Self.region(for: points)
+        let shift = hypot(second.center.x - first.center.x, second.center.y - first.center.y) / first.width
+        let turn = abs(remainder(second.angle - first.angle, 2 * .pi))
+        if presence >= 0.5, shift > 0.03 || turn > 0.05 || abs(second.width / first.width - 1) > 0.08 {
+            let (refined, refinedPresence) = runMesh(second, sampler: sampler)
             if refinedPresence >= presence * 0.9 { (points, presence) = (refined, refinedPresence) }
         }
         guard presence >= 0.5 else { return nil }

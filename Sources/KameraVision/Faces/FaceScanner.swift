@@ -3,7 +3,7 @@ import Foundation
 import KameraCore
 import Synchronization
 
-/// Finds faces of every size in an image: both BlazeFace models on the whole (letterboxed)
+/// Finds faces of every size in an image: BlazeFace full range on the whole (letterboxed)
 /// image, then the full-range model over overlapping tiles at each scale where faces down to
 /// `minimumFaceSize` pixels would be too small for the whole-image pass; all detections are
 /// merged by weighted NMS.
@@ -19,11 +19,18 @@ struct FaceScanner: Sendable {
     /// The smallest face (in tensor pixels) the full-range model reliably finds.
     private static let smallestFaceInTensor = 20.0
 
-    func detect(in sampler: TensorSampler, minimumFaceSize: Double?, useTiles: Bool = true, threads: Int) -> [FaceDetection] {
+    /// `refines`: look again at each face on its own upright crop (better keypoints and roll,
+    /// fewer false detections); the landmark request skips it because Face Mesh re-centres
+    /// on the face itself.
+    func detect(in sampler: TensorSampler, minimumFaceSize: Double?, useTiles: Bool = true, threads: Int,
+                refines: Bool = true) -> [FaceDetection] {
         let width = Double(sampler.image.width), height = Double(sampler.image.height)
         let side = max(width, height)
         let whole = PixelRect(x: (width - side) / 2, y: (height - side) / 2, width: side, height: side)
-        var detections = fullRange.detect(in: sampler, region: whole) + shortRange.detect(in: sampler, region: whole)
+        // The full-range model finds near and far faces; the short-range one (tuned for faces
+        // filling the frame) is the fallback when it finds none, and refines every face below.
+        var detections = fullRange.detect(in: sampler, region: whole)
+        if detections.isEmpty { detections = shortRange.detect(in: sampler, region: whole) }
 
         if useTiles {
             let minimumFace = max(minimumFaceSize ?? max(20, side / 100), 4)
@@ -62,7 +69,9 @@ struct FaceScanner: Sendable {
             detections += found.withLock { $0 }
         }
         // Refined boxes can move onto each other (two passes found one face twice): merge again.
-        let refinedDetections = WeightedNonMaxSuppression.apply(detections, threshold: 0.3).compactMap { refined($0, sampler: sampler) }
+        let merged = WeightedNonMaxSuppression.apply(detections, threshold: 0.3)
+        guard refines else { return merged }
+        let refinedDetections = merged.compactMap { refined($0, sampler: sampler) }
         return WeightedNonMaxSuppression.apply(refinedDetections, threshold: 0.3)
     }
 

@@ -1,0 +1,71 @@
+import Foundation
+import Kamera
+import KameraTestMedia
+import Testing
+
+@Suite struct FaceCLITests {
+    @Test func detectFacesAddsFacesToTheDocument() throws {
+        let photo = try SampleMedia.url("astronaut.png").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("faces-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try kamera(["detect", "--faces", "--landmarks", "--annotate", out.path, photo])
+        #expect(run.status == 0, "\(run.stderr)")
+        // Keys in the documented order.
+        let faceKeys = ["\"boundingBox\"", "\"pixelBox\"", "\"confidence\"", "\"roll\"", "\"yaw\"", "\"pitch\"", "\"landmarks\""]
+        let positions = faceKeys.compactMap { run.stdout.range(of: $0)?.lowerBound }
+        #expect(positions.count == faceKeys.count && positions == positions.sorted(), "\(run.stdout.prefix(600))")
+        let result = try #require((run.json?["results"] as? [[String: Any]])?.first)
+        #expect(result["barcodes"] == nil, "faces only when only --faces is asked")
+        let faces = try #require(result["faces"] as? [[String: Any]])
+        #expect(faces.count == 1)
+        let face = try #require(faces.first)
+        let pixelBox = try #require(face["pixelBox"] as? [String: Double])
+        #expect(abs(pixelBox["x"]! - 175) < 25 && abs(pixelBox["y"]! - 78) < 25 && pixelBox["width"]! > 70)
+        let landmarks = try #require(face["landmarks"] as? [String: [[Double]]])
+        #expect(Set(landmarks.keys) == Set(FaceLandmarks.Region.allCases.map(\.rawValue)))
+        #expect(landmarks["leftPupil"]?.count == 1)
+        #expect(abs(face["roll"] as? Double ?? 9) < 0.2)
+        // The annotation has red (face layer) and green (landmarks) pixels.
+        let annotated = try Image(contentsOf: out).pixelBuffer.converted(to: .rgb8)
+        var red = 0, green = 0
+        for y in 60..<200 { for x in 160..<290 {
+            let p = annotated.pixel(x: x, y: y)
+            if p[0] > 200 && p[1] < 60 && p[2] < 60 { red += 1 }
+            if p[1] > 150 && p[0] < 80 && p[2] < 80 { green += 1 }
+        } }
+        #expect(red > 100 && green > 100, "red \(red) green \(green)")
+    }
+
+    @Test func tableListsFacesWithAngles() throws {
+        let run = try kamera(["detect", "--faces", "--format", "table", try SampleMedia.url("messi5.jpg").path])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("face") && run.stdout.contains("roll/yaw/pitch"))
+    }
+
+    @Test func missingModelsAreAnErrorNamingTheInstallCommand() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-models-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let run = try kamera(["detect", "--faces", try SampleMedia.url("astronaut.png").path], environment: ["KAMERA_MODELS": empty.path])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("missing model face_detection"))
+        #expect(run.stdout.contains("scripts/models.sh"))
+        let models = try kamera(["models"], environment: ["KAMERA_MODELS": empty.path])
+        #expect(models.status == 1 && models.stdout.contains("missing"))
+        // A corrupt copy is reported as such.
+        let source = try ModelStore.path(of: .faceDetectionShortRange)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: empty.appendingPathComponent(KameraModel.faceDetectionShortRange.fileName))
+        let corrupt = try kamera(["detect", "--faces", try SampleMedia.url("astronaut.png").path], environment: ["KAMERA_MODELS": empty.path])
+        #expect(corrupt.status == 1 && corrupt.stdout.contains("checksum"), "\(corrupt.stdout)")
+    }
+
+    @Test func modelsListsEveryModelVerified() throws {
+        let run = try kamera(["models", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let models = try #require(run.json?["models"] as? [[String: Any]])
+        #expect(models.count == KameraModel.allCases.count)
+        #expect(models.allSatisfy { $0["verified"] as? Bool == true && ($0["size"] as? Int ?? 0) > 100_000 })
+    }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Face benchmark, one run, same images for every tool: Kamera (whole-image and tiled
+# detection, landmarks) against MediaPipe's face detection (short and full range) and Face
+# Mesh, dlib's HOG detector and OpenCV's Haar cascade; plus raw invokes of the same .tflite
+# files in KameraNN and LiteRT (ai-edge-litert). Prints recall, accuracy against the pasted
+# ground truth, time per image and the ratios.
+source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
+FACE_VENV="$KAMERA_CACHE/face-bench-venv"
+# MediaPipe 0.10.21 needs numpy < 2, so its peers get their own environment.
+if ! "$FACE_VENV/bin/python" -c "import mediapipe, dlib, ai_edge_litert" 2>/dev/null; then
+    python3 -m venv "$FACE_VENV"
+    "$FACE_VENV/bin/pip" install --quiet --disable-pip-version-check \
+        "mediapipe==$MEDIAPIPE_VERSION" "dlib-bin==20.0.1.post1" "ai-edge-litert==$LITERT_VERSION" >&2
+fi
+swift build -c release --product kamera-bench >&2
+DATA="${KAMERA_BENCH_DATA:-$KAMERA_CACHE/bench-faces}"
+.build/release/kamera-bench face-dataset "$DATA" >&2
+RESULTS="$(mktemp -d)"
+trap 'rm -rf "$RESULTS"' EXIT
+.build/release/kamera-bench faces "$DATA" > "$RESULTS/kamera.json"
+.build/release/kamera-bench models > "$RESULTS/invoke.json"
+"$FACE_VENV/bin/python" bench/face_peers.py "$DATA" "$KAMERA_MODELS" > "$RESULTS/peers.json" 2>"$RESULTS/peers.log" \
+    || { cat "$RESULTS/peers.log" >&2; exit 1; }
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+"$FACE_VENV/bin/python" bench/face_report.py "$DATA" "$RESULTS/kamera.json" "$RESULTS/peers.json" "$RESULTS/invoke.json"
