@@ -34,6 +34,15 @@ indirect enum JSONValue {
         }
     }
 
+    /// One line, no spaces (JSON Lines).
+    func compact() -> String {
+        switch self {
+        case .object(let members): "{" + members.map { "\(Self.quote($0.0)):\($0.1.compact())" }.joined(separator: ",") + "}"
+        case .array(let items): "[" + items.map { $0.compact() }.joined(separator: ",") + "]"
+        default: rendered()
+        }
+    }
+
     private var isScalar: Bool {
         switch self {
         case .object, .array: false

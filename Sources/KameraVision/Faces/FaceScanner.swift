@@ -78,6 +78,17 @@ struct FaceScanner: Sendable {
     /// Looks again at one face on a crop 2.5× its size, turned upright by its first roll
     /// estimate: the short-range model's best regime. Keypoints from a whole-image or tile
     /// pass are coarse (roll off by 10–30° on faces under 200 px); this pass fixes them.
+    /// Finds a known face again in a new frame: its last detection moved to `center` and
+    /// looked at closely (the tracking step between full detections).
+    func follow(_ detection: FaceDetection, to center: PixelPoint, sampler: TensorSampler) -> FaceDetection? {
+        let dx = center.x - detection.box.center.x, dy = center.y - detection.box.center.y
+        var moved = detection
+        moved.box.x += dx
+        moved.box.y += dy
+        moved.keypoints = detection.keypoints.map { PixelPoint(x: $0.x + dx, y: $0.y + dy) }
+        return refined(moved, sampler: sampler)
+    }
+
     /// Also a second opinion: a candidate the closer look cannot confirm at all is dropped
     /// (textures that fooled one pass rarely fool a second model at another scale).
     private func refined(_ detection: FaceDetection, sampler: TensorSampler) -> FaceDetection? {
@@ -86,9 +97,13 @@ struct FaceScanner: Sendable {
         let region = RotatedRect(center: detection.box.center, width: side, height: side,
                                  angle: atan2(left.y - right.y, left.x - right.x))
         let candidates = shortRange.detect(in: sampler, region: region, minimumScore: 0.3)
+        // Of the candidates on this face, the one nearest the expected centre (with two faces
+        // close together, the highest score could be the neighbour).
+        let center = detection.box.center
         guard let best = candidates
             .filter({ $0.box.intersectionOverUnion(detection.box) > 0.3 })
-            .max(by: { $0.score < $1.score }) else { return nil }
+            .min(by: { hypot($0.box.center.x - center.x, $0.box.center.y - center.y) < hypot($1.box.center.x - center.x, $1.box.center.y - center.y) })
+        else { return nil }
         return FaceDetection(box: best.box, keypoints: best.keypoints, score: max(detection.score, best.score))
     }
 

@@ -1,0 +1,136 @@
+import Dispatch
+import Foundation
+import KameraCore
+import Synchronization
+
+/// Runs face and code detection on each frame of a stream and keeps state between frames —
+/// Vision's `VNSequenceRequestHandler` and AVCaptureMetadataOutput in one: faces get stable
+/// IDs, codes are keyed by content, and each frame reports appeared/lost events.
+///
+/// Between full face detections it follows each known face on a crop around its predicted
+/// position (one small model run per face), and how often it detects afresh adapts to
+/// `frameBudget`. Codes are read on every frame, in parallel with the faces.
+/// One scanner per stream; not thread-safe.
+public final class LiveScanner {
+    /// What to look for and how long things may go unseen.
+    public struct Configuration: Sendable {
+        public var detectsFaces: Bool
+        public var detectsLandmarks: Bool
+        /// Code reading settings; nil reads no codes.
+        public var barcodes: DetectBarcodesRequest?
+        /// Face detection settings (default: whole frame, no tiles, for speed).
+        public var faceDetection: DetectFaceRectanglesRequest
+        /// A face unseen this long (seconds) is lost.
+        public var faceLostAfter: Double
+        /// A code unseen this long (seconds) is lost; the seed's hide timer is 0.2 s.
+        public var codeLostAfter: Double
+        /// Time per frame (seconds) to stay within, e.g. 1/30; nil detects faces on every frame.
+        public var frameBudget: Double?
+
+        public init(detectsFaces: Bool = true, detectsLandmarks: Bool = false,
+                    barcodes: DetectBarcodesRequest? = DetectBarcodesRequest(effort: .fast),
+                    faceDetection: DetectFaceRectanglesRequest = DetectFaceRectanglesRequest(scansTiles: false),
+                    faceLostAfter: Double = 0.4, codeLostAfter: Double = 0.2, frameBudget: Double? = nil) {
+            self.detectsFaces = detectsFaces
+            self.detectsLandmarks = detectsLandmarks
+            self.barcodes = barcodes
+            self.faceDetection = faceDetection
+            self.faceLostAfter = faceLostAfter
+            self.codeLostAfter = codeLostAfter
+            self.frameBudget = frameBudget
+        }
+    }
+
+    public let configuration: Configuration
+    private var faces: FaceTracker
+    private var codes: BarcodeTracker
+    private let scanner: FaceScanner?
+    private let landmarker: FaceLandmarker?
+    private var frameIndex = 0
+    private var lastTime = 0.0
+    private var framesSinceDetection = Int.max
+    /// Smoothed cost of a full face detection, milliseconds.
+    private var detectionCost = 0.0
+
+    public init(configuration: Configuration = Configuration()) throws {
+        self.configuration = configuration
+        faces = FaceTracker(lostAfter: configuration.faceLostAfter)
+        codes = BarcodeTracker(lostAfter: configuration.codeLostAfter)
+        scanner = configuration.detectsFaces ? try FaceScanner() : nil
+        landmarker = configuration.detectsFaces && configuration.detectsLandmarks ? try FaceLandmarker() : nil
+    }
+
+    /// Frames between full face detections now (1 = every frame).
+    public var detectionInterval: Int {
+        guard let budget = configuration.frameBudget, detectionCost > 0 else { return 1 }
+        // Full detection may use about half the budget on average; following is cheap.
+        return min(8, max(1, Int((detectionCost / (budget * 1000 * 0.5)).rounded(.up))))
+    }
+
+    /// Scans one frame taken at `time` seconds (stream time, increasing).
+    public func scan(_ frame: PixelBuffer, at time: Double) throws -> FrameScan {
+        guard time >= lastTime || frameIndex == 0 else {
+            throw KameraError.invalidArgument("frame times must not go backwards (\(time) after \(lastTime))")
+        }
+        let rgb = frame.format == .rgb8 ? frame : frame.converted(to: .rgb8)
+        let size = rgb.size
+        // Codes on another core while this one does the faces.
+        let codeResult = Mutex<Result<[BarcodeObservation], any Error>>(.success([]))
+        let group = DispatchGroup()
+        if let request = configuration.barcodes {
+            group.enter()
+            DispatchQueue.global().async {
+                let result = Result { try request.perform(in: ImageAnalysisContext(Image(pixelBuffer: rgb))) }
+                codeResult.withLock { $0 = result }
+                group.leave()
+            }
+        }
+        var tracked: [TrackedFace] = []
+        var events: [ScanEvent] = []
+        var detected = false
+        if let scanner {
+            let sampler = TensorSampler(rgb: rgb)
+            let detections: [FaceDetection]
+            if framesSinceDetection >= detectionInterval || faces.tracks.isEmpty {
+                let start = DispatchTime.now().uptimeNanoseconds
+                detections = scanner.detect(in: sampler, minimumFaceSize: configuration.faceDetection.minimumFaceSize,
+                                            useTiles: configuration.faceDetection.scansTiles, threads: 1)
+                    .filter { $0.score >= configuration.faceDetection.minimumConfidence }
+                let cost = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+                detectionCost = detectionCost == 0 ? cost : detectionCost * 0.8 + cost * 0.2
+                framesSinceDetection = 1
+                detected = true
+            } else {
+                let followed = faces.tracks.compactMap { scanner.follow($0.detection, to: $0.predictedCenter(at: time), sampler: sampler) }
+                detections = WeightedNonMaxSuppression.apply(followed, threshold: 0.3)
+                framesSinceDetection += 1
+            }
+            let (matched, faceEvents) = faces.update(Array(detections.prefix(configuration.faceDetection.maximumFaces)), at: time)
+            events += faceEvents
+            for (id, detection) in matched {
+                var observation = DetectFaceRectanglesRequest.observation(detection, imageSize: size)
+                if let landmarker, let (landmarks, pose) = landmarker.landmarks(for: detection, sampler: sampler) {
+                    observation.landmarks = landmarks
+                    if let pose { (observation.roll, observation.yaw, observation.pitch) = (pose.roll, pose.yaw, pose.pitch) }
+                }
+                tracked.append(TrackedFace(faceID: id, observation: observation, isDetected: detected))
+            }
+            tracked.sort { $0.faceID < $1.faceID }
+        }
+        group.wait()
+        let (barcodes, codeEvents) = codes.update(try codeResult.withLock { try $0.get() }, at: time,
+                                                  frameDiagonal: hypot(size.width, size.height))
+        events += codeEvents
+        defer {
+            frameIndex += 1
+            lastTime = time
+        }
+        return FrameScan(time: time, frameIndex: frameIndex, faces: tracked, barcodes: barcodes, events: events,
+                         ranFaceDetection: detected)
+    }
+
+    /// Ends the stream: every face and code still in view is reported lost.
+    public func finish() -> [ScanEvent] {
+        faces.finish(at: lastTime) + codes.finish(at: lastTime)
+    }
+}
