@@ -86,17 +86,21 @@ struct FaceScanner: Sendable {
         moved.box.x += dx
         moved.box.y += dy
         moved.keypoints = detection.keypoints.map { PixelPoint(x: $0.x + dx, y: $0.y + dy) }
-        return refined(moved, sampler: sampler)
+        // Without a fresh detection behind it, the look must be confident on its own: a low
+        // bar would keep "finding" a face that has left in the background texture.
+        guard let found = refined(moved, sampler: sampler, minimumScore: 0.6),
+              abs(log(max(found.box.width, found.box.height) / max(detection.box.width, detection.box.height))) < 0.4 else { return nil }
+        return found
     }
 
     /// Also a second opinion: a candidate the closer look cannot confirm at all is dropped
     /// (textures that fooled one pass rarely fool a second model at another scale).
-    private func refined(_ detection: FaceDetection, sampler: TensorSampler) -> FaceDetection? {
+    private func refined(_ detection: FaceDetection, sampler: TensorSampler, minimumScore: Float = 0.3) -> FaceDetection? {
         let right = detection.keypoints[FaceDetection.rightEye], left = detection.keypoints[FaceDetection.leftEye]
         let side = max(detection.box.width, detection.box.height) * 2.5
         let region = RotatedRect(center: detection.box.center, width: side, height: side,
                                  angle: atan2(left.y - right.y, left.x - right.x))
-        let candidates = shortRange.detect(in: sampler, region: region, minimumScore: 0.3)
+        let candidates = shortRange.detect(in: sampler, region: region, minimumScore: minimumScore)
         // Of the candidates on this face, the one nearest the expected centre (with two faces
         // close together, the highest score could be the neighbour).
         let center = detection.box.center

@@ -42,6 +42,9 @@ public final class LiveScanner {
     }
 
     public let configuration: Configuration
+    /// Only faces seen this recently (seconds) are followed without a detection: a face gone
+    /// longer waits for the detector, so background texture cannot keep a lost face alive.
+    static let followWindow = 0.12
     private var faces: FaceTracker
     private var codes: BarcodeTracker
     private let scanner: FaceScanner?
@@ -93,15 +96,24 @@ public final class LiveScanner {
             let detections: [FaceDetection]
             if framesSinceDetection >= detectionInterval || faces.tracks.isEmpty {
                 let start = DispatchTime.now().uptimeNanoseconds
-                detections = scanner.detect(in: sampler, minimumFaceSize: configuration.faceDetection.minimumFaceSize,
-                                            useTiles: configuration.faceDetection.scansTiles, threads: 1)
+                var found = scanner.detect(in: sampler, minimumFaceSize: configuration.faceDetection.minimumFaceSize,
+                                           useTiles: configuration.faceDetection.scansTiles, threads: 1)
                     .filter { $0.score >= configuration.faceDetection.minimumConfidence }
+                // A known face the full pass missed (small, blurred, half turned) is looked for
+                // where it should be, as between detections.
+                for track in faces.tracks where time - track.lastSeen <= Self.followWindow {
+                    let predicted = track.predictedCenter(at: time)
+                    let covered = found.contains { hypot($0.box.center.x - predicted.x, $0.box.center.y - predicted.y) < track.side * 0.5 }
+                    if !covered, let again = scanner.follow(track.detection, to: predicted, sampler: sampler) { found.append(again) }
+                }
+                detections = WeightedNonMaxSuppression.apply(found, threshold: 0.3)
                 let cost = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
                 detectionCost = detectionCost == 0 ? cost : detectionCost * 0.8 + cost * 0.2
                 framesSinceDetection = 1
                 detected = true
             } else {
-                let followed = faces.tracks.compactMap { scanner.follow($0.detection, to: $0.predictedCenter(at: time), sampler: sampler) }
+                let followed = faces.tracks.filter { time - $0.lastSeen <= Self.followWindow }
+                    .compactMap { scanner.follow($0.detection, to: $0.predictedCenter(at: time), sampler: sampler) }
                 detections = WeightedNonMaxSuppression.apply(followed, threshold: 0.3)
                 framesSinceDetection += 1
             }
