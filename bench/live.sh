@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Live-scanning benchmark: LiveScanner's frames per second on 640×480 and 1280×720 movies with
+# three moving faces and two codes (faces + codes, and faces only), against MediaPipe's
+# streaming face detector on the same decoded frames, in one run. Decoding is not timed.
+source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
+FACE_VENV="$KAMERA_CACHE/face-bench-venv"
+if ! "$FACE_VENV/bin/python" -c "import mediapipe" 2>/dev/null; then
+    python3 -m venv "$FACE_VENV"
+    "$FACE_VENV/bin/pip" install --quiet --disable-pip-version-check "mediapipe==$MEDIAPIPE_VERSION" >&2
+fi
+swift build -c release --product kamera-bench >&2
+DATA="${KAMERA_BENCH_DATA:-$KAMERA_CACHE/bench-live}"
+.build/release/kamera-bench live-dataset "$DATA" >&2
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+printf "%-22s %-26s %8s %8s %8s\n" "movie" "tool" "fps" "faces/f" "codes/f"
+for movie in "$DATA"/live_640x480.mp4 "$DATA"/live_1280x720.mp4; do
+    both="$(.build/release/kamera-bench live "$movie")"
+    faces="$(.build/release/kamera-bench live "$movie" --faces-only)"
+    peers="$("$FACE_VENV/bin/python" bench/live_peer.py "$movie" 2>/dev/null)"
+    python3 - "$both" "$faces" "$peers" <<'PY'
+import json, sys
+both, faces = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+peers = [json.loads(line) for line in sys.argv[3].splitlines() if line.strip()]
+row = lambda movie, tool, r: print(f"{movie:22} {tool:26} {r['fps']:8.1f} {r['faces_per_frame']:8.2f} {r.get('codes_per_frame', 0):8.2f}")
+row(both["file"], "kamera faces+codes", both)
+row(faces["file"], "kamera faces", faces)
+for p in peers:
+    row(p["file"], f"mediapipe {p['model']} (faces)", p)
+short = next(p for p in peers if p["model"] == "short")
+print(f"{'':22} kamera faces+codes / mediapipe short = {both['fps'] / short['fps']:.2f}x, kamera faces / mediapipe short = {faces['fps'] / short['fps']:.2f}x")
+PY
+done
