@@ -5,11 +5,12 @@ import KameraTestMedia
 
 /// `kamera demo`: the main job on built-in defaults. Builds photos with codes in them from
 /// Debian's sample media, detects the codes, draws the overlays and checks every payload;
-/// reads a real page scan; records a short crash-safe movie and takes its thumbnail.
+/// finds faces with landmarks in real photos; tracks a face and a code through a short
+/// synthetic stream; reads a real page scan; records a crash-safe movie and its thumbnail.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Detect codes in sample scenes, read a page scan, record a clip; write annotated images.")
+        abstract: "Detect codes in sample scenes, faces and landmarks in photos, track both through video, read a page scan, record a clip.")
 
     @Option(name: .shortAndLong, help: "Directory for the scenes and annotated images (default: a new temp folder).")
     var output: String?
@@ -51,6 +52,24 @@ struct DemoCommand: AsyncParsableCommand {
         report.results.append(.init(input: try SampleMedia.url("imageTextR.png").path, width: page.width, height: page.height,
                                     barcodes: nil, text: lines.map(TextRecord.init), annotated: textPath.path))
 
+        // Faces: landmarks and head pose on real photos (opencv-doc and scikit-image).
+        var facesFound = 0
+        for (name, _) in SampleMedia.facePhotos {
+            let url = try SampleMedia.url(name)
+            let image = try Image(contentsOf: url)
+            let faces = try await DetectFaceLandmarksRequest().perform(on: image)
+            facesFound += faces.count
+            var canvas = Canvas(image.pixelBuffer.converted(to: .rgb8))
+            FaceOverlay().draw(faces, on: &canvas)
+            let annotatedPath = directory.appendingPathComponent("faces_\(url.deletingPathExtension().lastPathComponent).annotated.png")
+            try ImageEncoder.write(canvas.buffer, to: annotatedPath)
+            report.results.append(.init(input: url.path, width: image.width, height: image.height, barcodes: nil,
+                                        faces: faces.map(FaceRecord.init), annotated: annotatedPath.path))
+        }
+
+        // Live: a face and a code moving through two seconds of video, tracked and drawn.
+        let live = try Self.liveScan(to: directory.appendingPathComponent("live.annotated.mp4"), font: font)
+
         // Video: two seconds of the test pattern as a fragmented movie, and its thumbnail.
         let moviePath = directory.appendingPathComponent("pattern.mov")
         let pattern = TestPatternSource(width: 640, height: 360)
@@ -62,9 +81,37 @@ struct DemoCommand: AsyncParsableCommand {
         try ImageEncoder.write(thumbnail, to: directory.appendingPathComponent("pattern_thumbnail.png"))
 
         print(try report.json())
-        print("demo: decoded \(found) of \(expected) codes; read \(lines.count) text lines; recorded \(summary.frames) frames "
-              + "(\(summary.stopReason.rawValue)) and a \(thumbnail.width)×\(thumbnail.height) thumbnail; files in \(directory.path)")
-        if found < expected || lines.count < 12 || summary.frames != 60 { throw ExitCode(1) }
+        print("demo: decoded \(found) of \(expected) codes; found \(facesFound) faces with landmarks in \(SampleMedia.facePhotos.count) photos; "
+              + "tracked \(live.faceIDs) face ID(s) and \(live.codes) code(s) through \(live.frames) frames; read \(lines.count) text lines; "
+              + "recorded \(summary.frames) frames (\(summary.stopReason.rawValue)) and a \(thumbnail.width)×\(thumbnail.height) thumbnail; "
+              + "files in \(directory.path)")
+        if found < expected || facesFound != SampleMedia.facePhotos.count || live.faceIDs != 1 || live.codes != 1
+            || lines.count < 12 || summary.frames != 60 { throw ExitCode(1) }
+    }
+
+    /// Scans a synthetic stream (the astronaut crossing a street photo, a QR code sliding) and
+    /// writes the annotated movie.
+    static func liveScan(to url: URL, font: FontFace) throws -> (frames: Int, faceIDs: Int, codes: Int) {
+        let head = try FaceScene.astronautHead()
+        let base = try FaceScene(background: "building.jpg", width: 640, height: 360)
+        let scanner = try LiveScanner()
+        let recorder = try MovieRecorder(url: url, settings: RecordingSettings(width: 640, height: 360, frameRate: 30))
+        var ids = Set<Int>(), codes = Set<String>()
+        for i in 0..<60 {
+            let t = Double(i) / 30
+            var scene = base
+            scene.place(head, faceCenter: PixelPoint(x: 140 + 120 * t, y: 150), faceSide: 110, degrees: 20 * sin(2 * t))
+            var composer = scene.composer
+            try composer.place(.qr, payload: .text("https://kamera.dev/live"), pose: CodePose(center: PixelPoint(x: 500, y: 240 - 30 * t), width: 120))
+            let result = try scanner.scan(composer.canvas, at: t)
+            ids.formUnion(result.faces.map(\.faceID))
+            codes.formUnion(result.barcodes.map(\.key))
+            var canvas = Canvas(composer.canvas)
+            ScanOverlay().draw(result, on: &canvas, font: font)
+            _ = try recorder.append(canvas.buffer, at: t)
+        }
+        _ = try recorder.finish()
+        return (60, ids.count, codes.count)
     }
 
     private func outputDirectory() throws -> URL {

@@ -160,9 +160,10 @@ func kamera(_ arguments: [String], environment: [String: String] = [:]) throws -
         let out = dir.appendingPathComponent("demo").path
         let run = try kamera(["demo", "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("decoded 11 of 11 codes"))
+        #expect(run.stdout.contains("decoded 11 of 11 codes; found 3 faces with landmarks in 3 photos; tracked 1 face ID(s) and 1 code(s)"))
         #expect(run.stdout.contains("recorded 60 frames (maximumDurationReached) and a 100×56 thumbnail"))
-        for file in ["scene1.annotated.png", "text.annotated.png", "pattern.mov", "pattern_thumbnail.png"] {
+        for file in ["scene1.annotated.png", "text.annotated.png", "pattern.mov", "pattern_thumbnail.png",
+                     "faces_astronaut.annotated.png", "live.annotated.mp4"] {
             #expect(FileManager.default.fileExists(atPath: out + "/" + file), "\(file)")
         }
     }
