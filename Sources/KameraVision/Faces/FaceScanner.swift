@@ -88,25 +88,27 @@ struct FaceScanner: Sendable {
         moved.keypoints = detection.keypoints.map { PixelPoint(x: $0.x + dx, y: $0.y + dy) }
         // Without a fresh detection behind it, the look must be confident on its own: a low
         // bar would keep "finding" a face that has left in the background texture.
-        guard let found = refined(moved, sampler: sampler, minimumScore: 0.6),
+        guard let found = refined(moved, sampler: sampler, minimumScore: 0.6, nearest: true),
               abs(log(max(found.box.width, found.box.height) / max(detection.box.width, detection.box.height))) < 0.4 else { return nil }
         return found
     }
 
     /// Also a second opinion: a candidate the closer look cannot confirm at all is dropped
     /// (textures that fooled one pass rarely fool a second model at another scale).
-    private func refined(_ detection: FaceDetection, sampler: TensorSampler, minimumScore: Float = 0.3) -> FaceDetection? {
+    /// `nearest`: of the candidates on this face take the one nearest the expected centre (when
+    /// following, two faces close together could make the best score the neighbour's);
+    /// otherwise the most confident.
+    private func refined(_ detection: FaceDetection, sampler: TensorSampler, minimumScore: Float = 0.3,
+                         nearest: Bool = false) -> FaceDetection? {
         let right = detection.keypoints[FaceDetection.rightEye], left = detection.keypoints[FaceDetection.leftEye]
         let side = max(detection.box.width, detection.box.height) * 2.5
         let region = RotatedRect(center: detection.box.center, width: side, height: side,
                                  angle: atan2(left.y - right.y, left.x - right.x))
         let candidates = shortRange.detect(in: sampler, region: region, minimumScore: minimumScore)
-        // Of the candidates on this face, the one nearest the expected centre (with two faces
-        // close together, the highest score could be the neighbour).
         let center = detection.box.center
-        guard let best = candidates
-            .filter({ $0.box.intersectionOverUnion(detection.box) > 0.3 })
-            .min(by: { hypot($0.box.center.x - center.x, $0.box.center.y - center.y) < hypot($1.box.center.x - center.x, $1.box.center.y - center.y) })
+        let onFace = candidates.filter { $0.box.intersectionOverUnion(detection.box) > 0.3 }
+        func distance(_ d: FaceDetection) -> Double { hypot(d.box.center.x - center.x, d.box.center.y - center.y) }
+        guard let best = nearest ? onFace.min(by: { distance($0) < distance($1) }) : onFace.max(by: { $0.score < $1.score })
         else { return nil }
         return FaceDetection(box: best.box, keypoints: best.keypoints, score: max(detection.score, best.score))
     }
