@@ -86,5 +86,10 @@ struct FaceLandmarkTests {
         #expect(refined.count == faces.count)
         #expect(refined.first?.landmarks != nil)
         #expect(refined.first?.pixelBox == faces.first?.pixelBox)
+        // A caller's own box without keypoints works too.
+        var bare = try #require(faces.first)
+        bare.keypoints = []
+        let fromBox = try await DetectFaceLandmarksRequest(inputFaceObservations: [bare]).perform(on: image)
+        #expect(fromBox.first?.landmarks?.meshPoints.count == 468)
     }
 }
