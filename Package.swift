@@ -32,13 +32,13 @@ let package = Package(
             cxxSettings: [.define("NDEBUG")]
         ),
 
-        // KameraNN's SIMD kernels (C vector extensions, multiversioned for AVX-512/AVX2/baseline).
+        // KameraNN's SIMD kernels (C vector extensions, multiversioned for AVX-512/AVX2/baseline) and image-to-tensor sampling.
         .target(name: "CKameraNNKernels", cSettings: [.unsafeFlags(["-O3", "-ffp-contract=fast"])]),
 
         // Swift modules.
         .target(name: "KameraCore"),
         .target(name: "KameraImageIO", dependencies: ["KameraCore", "CTurboJPEG", "CPNG", "CWebP"]),
-        .target(name: "KameraVision", dependencies: ["KameraCore", "KameraNN", "CZXing", "CTesseract"]),
+        .target(name: "KameraVision", dependencies: ["KameraCore", "KameraNN", "CKameraNNKernels", "CZXing", "CTesseract"]),
         .target(name: "KameraNN", dependencies: ["KameraCore", "CKameraNNKernels"]),
         .target(name: "KameraMedia", dependencies: ["KameraCore", "CFFmpeg"]),
         .target(name: "KameraRender", dependencies: ["KameraCore", "KameraVision", "CFreeType"]),

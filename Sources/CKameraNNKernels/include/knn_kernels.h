@@ -5,6 +5,7 @@
 #ifndef KNN_KERNELS_H
 #define KNN_KERNELS_H
 #include <stddef.h>
+#include "knn_image.h"
 
 #define KNN_BLOCK 16
 

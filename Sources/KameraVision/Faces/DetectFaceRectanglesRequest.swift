@@ -17,6 +17,9 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     public var maximumFaces: Int
     /// Threads for the tile scan; nil uses every core.
     public var maximumThreads: Int?
+    /// Whether each face is looked at again on its own upright crop (better box, keypoints and
+    /// roll, fewer false faces; about 1.5 ms per face).
+    public var refinesFaces = true
 
     public init(minimumFaceSize: Double? = nil, scansTiles: Bool = true, minimumConfidence: Float = 0.5,
                 maximumFaces: Int = 100, maximumThreads: Int? = nil) {
@@ -31,12 +34,12 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
         try detections(in: context).map { Self.observation($0, imageSize: context.rgb.size) }
     }
 
-    func detections(in context: ImageAnalysisContext, refines: Bool = true) throws -> [FaceDetection] {
+    func detections(in context: ImageAnalysisContext) throws -> [FaceDetection] {
         guard maximumFaces > 0 else { throw KameraError.invalidArgument("maximumFaces must be positive") }
         let scanner = try FaceScanner()
         let sampler = TensorSampler(rgb: context.rgb)
         return Array(scanner.detect(in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles,
-                                     threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount, refines: refines)
+                                     threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount, refines: refinesFaces)
             .filter { $0.score >= minimumConfidence }
             .prefix(maximumFaces))
     }

@@ -43,7 +43,8 @@ struct FaceLandmarker: Sendable {
     }
 
     /// Landmarks and mesh pose for one detected face; nil when the mesh says there is no face.
-    func landmarks(for detection: FaceDetection, sampler: TensorSampler) -> (FaceLandmarks, (roll: Double, yaw: Double, pitch: Double)?)? {
+    func landmarks(for detection: FaceDetection, sampler: TensorSampler, usesIris: Bool = true,
+                   refinesMesh: Bool = true) -> (FaceLandmarks, (roll: Double, yaw: Double, pitch: Double)?)? {
         let first = Self.region(for: detection)
         var (points, presence) = runMesh(first, sampler: sampler)
         // A second pass on the crop the mesh itself defines, when the detector's crop was off
@@ -51,7 +52,7 @@ struct FaceLandmarker: Sendable {
         let second = Self.region(for: points)
         let shift = hypot(second.center.x - first.center.x, second.center.y - first.center.y) / first.width
         let turn = abs(remainder(second.angle - first.angle, 2 * .pi))
-        if presence >= 0.5, shift > 0.03 || turn > 0.05 || abs(second.width / first.width - 1) > 0.08 {
+        if refinesMesh, presence >= 0.5, shift > 0.03 || turn > 0.05 || abs(second.width / first.width - 1) > 0.08 {
             let (refined, refinedPresence) = runMesh(second, sampler: sampler)
             if refinedPresence >= presence * 0.9 { (points, presence) = (refined, refinedPresence) }
         }
@@ -69,10 +70,14 @@ struct FaceLandmarker: Sendable {
             .medianLine: region(FaceMeshTopology.medianLine),
             .outerLips: region(FaceMeshTopology.outerLips), .innerLips: region(FaceMeshTopology.innerLips),
         ]
-        regions[.leftPupil] = [normalized(pupil(points, corners: FaceMeshTopology.leftEyeCorners, ring: FaceMeshTopology.leftEye,
-                                                sampler: sampler))]
-        regions[.rightPupil] = [normalized(pupil(points, corners: FaceMeshTopology.rightEyeCorners, ring: FaceMeshTopology.rightEye,
-                                                 sampler: sampler))]
+        func eyeCentre(_ ring: [Int]) -> PixelPoint {
+            PixelPoint(x: ring.map { points[$0].x }.reduce(0, +) / Double(ring.count),
+                       y: ring.map { points[$0].y }.reduce(0, +) / Double(ring.count))
+        }
+        regions[.leftPupil] = [normalized(usesIris ? pupil(points, corners: FaceMeshTopology.leftEyeCorners, sampler: sampler)
+                                                   : eyeCentre(FaceMeshTopology.leftEye))]
+        regions[.rightPupil] = [normalized(usesIris ? pupil(points, corners: FaceMeshTopology.rightEyeCorners, sampler: sampler)
+                                                    : eyeCentre(FaceMeshTopology.rightEye))]
         let landmarks = FaceLandmarks(regions: regions, meshPoints: points, confidence: presence, faceBox: box)
         return (landmarks, HeadPose.angles(mesh: points))
     }
@@ -96,7 +101,7 @@ struct FaceLandmarker: Sendable {
     /// The pupil centre from the iris model on the eye's crop (2.3× the corner distance,
     /// turned to the eye line); the model sees every eye as a left eye, so right eyes are
     /// mirrored in and out.
-    private func pupil(_ points: [FaceLandmarks.MeshPoint], corners: (Int, Int), ring: [Int], sampler: TensorSampler) -> PixelPoint {
+    private func pupil(_ points: [FaceLandmarks.MeshPoint], corners: (Int, Int), sampler: TensorSampler) -> PixelPoint {
         let outer = points[corners.0].point, inner = points[corners.1].point
         let center = PixelPoint(x: (outer.x + inner.x) / 2, y: (outer.y + inner.y) / 2)
         let distance = hypot(outer.x - inner.x, outer.y - inner.y)

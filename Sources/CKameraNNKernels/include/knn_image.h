@@ -1,0 +1,17 @@
+// Input preparation for KameraNN's image models: RGB8 pixels to NHWC float tensors.
+#ifndef KNN_IMAGE_H
+#define KNN_IMAGE_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// Halves an RGB8 image: each output pixel is the rounded mean of a 2×2 block
+/// (`dst` is w/2 × h/2; an odd last row or column is dropped).
+void knn_halve_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *dst, int dst_stride);
+
+/// Fills a `ow` × `oh` × 3 float tensor by bilinear sampling of an RGB8 image along an affine
+/// map: tensor pixel (tx, ty) reads source position (x0 + tx·dxx + ty·dyx, y0 + tx·dxy + ty·dyy)
+/// (pixel centres at integers). Taps outside the image count as zero; values become
+/// v·scale + offset.
+void knn_sample_rgb8(const uint8_t *src, int w, int h, int stride, float *out, int ow, int oh,
+                     float x0, float y0, float dxx, float dxy, float dyx, float dyy, float scale, float offset);
+#endif
