@@ -52,21 +52,23 @@ struct FaceScanner: Sendable {
                 }
             }
             // Tiles are independent: spread them over the cores (sessions come from the pool).
-            let found = Mutex<[FaceDetection]>([])
+            // Results are kept per tile and joined in tile order, so the merge below sees the
+            // same sequence however the threads were scheduled (same input, same output).
+            let found = Mutex<[Int: [FaceDetection]]>([:])
             let detector = fullRange, tiles = regions
             let workers = max(1, min(tiles.count, threads))
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                var local: [FaceDetection] = []
+                var local: [Int: [FaceDetection]] = [:]
                 for index in stride(from: worker, to: tiles.count, by: workers) {
                     let region = tiles[index]
                     // A face cut by a tile edge is found whole in a neighbouring tile; the cut
                     // one would drag the merged box, so it is dropped (unless the edge is the image's).
-                    local += detector.detect(in: sampler, region: region)
+                    local[index] = detector.detect(in: sampler, region: region)
                         .filter { !Self.touchesInnerEdge($0.box, tile: region, width: width, height: height) }
                 }
-                found.withLock { $0 += local }
+                found.withLock { $0.merge(local) { $1 } }
             }
-            detections += found.withLock { $0 }
+            detections += found.withLock { byTile in tiles.indices.flatMap { byTile[$0] ?? [] } }
         }
         // Refined boxes can move onto each other (two passes found one face twice): merge again.
         let merged = WeightedNonMaxSuppression.apply(detections, threshold: 0.3)
@@ -99,7 +101,7 @@ struct FaceScanner: Sendable {
     /// following, two faces close together could make the best score the neighbour's);
     /// otherwise the most confident.
     private func refined(_ detection: FaceDetection, sampler: TensorSampler, minimumScore: Float = 0.3,
-                         nearest: Bool = false) -> FaceDetection? {
+                         nearest: Bool = false, again: Bool = false) -> FaceDetection? {
         let right = detection.keypoints[FaceDetection.rightEye], left = detection.keypoints[FaceDetection.leftEye]
         let side = max(detection.box.width, detection.box.height) * 2.5
         let region = RotatedRect(center: detection.box.center, width: side, height: side,
@@ -110,7 +112,15 @@ struct FaceScanner: Sendable {
         func distance(_ d: FaceDetection) -> Double { hypot(d.box.center.x - center.x, d.box.center.y - center.y) }
         guard let best = nearest ? onFace.min(by: { distance($0) < distance($1) }) : onFace.max(by: { $0.score < $1.score })
         else { return nil }
-        return FaceDetection(box: best.box, keypoints: best.keypoints, score: max(detection.score, best.score))
+        let refined = FaceDetection(box: best.box, keypoints: best.keypoints, score: max(detection.score, best.score))
+        // The crop was turned by the first, coarse roll; if the closer look says the face is
+        // turned quite differently (strongly rolled faces), look once more from upright.
+        let newRight = refined.keypoints[FaceDetection.rightEye], newLeft = refined.keypoints[FaceDetection.leftEye]
+        let newAngle = atan2(newLeft.y - newRight.y, newLeft.x - newRight.x)
+        if !again, abs(remainder(newAngle - region.angle, 2 * .pi)) > 8 * .pi / 180 {
+            return self.refined(refined, sampler: sampler, minimumScore: minimumScore, nearest: nearest, again: true) ?? refined
+        }
+        return refined
     }
 
     /// Tile origins covering 0…extent with the given step; the last tile ends at the edge.

@@ -6,7 +6,8 @@ import KameraCore
 /// best one's). Steadier boxes than plain NMS, which keeps only the winner.
 enum WeightedNonMaxSuppression {
     static func apply(_ detections: [FaceDetection], threshold: Double = 0.3, limit: Int = .max) -> [FaceDetection] {
-        var remaining = detections.sorted { $0.score > $1.score }
+        // A total order, so ties do not depend on the input order.
+        var remaining = detections.sorted { ($0.score, -$0.box.x, -$0.box.y) > ($1.score, -$1.box.x, -$1.box.y) }
         var result: [FaceDetection] = []
         while let best = remaining.first, result.count < limit {
             var cluster: [FaceDetection] = []
