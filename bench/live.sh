@@ -26,7 +26,8 @@ row(both["file"], "kamera faces+codes", both)
 row(faces["file"], "kamera faces", faces)
 for p in peers:
     row(p["file"], f"mediapipe {p['model']} (faces)", p)
-short = next(p for p in peers if p["model"] == "short")
-print(f"{'':22} kamera faces+codes / mediapipe short = {both['fps'] / short['fps']:.2f}x, kamera faces / mediapipe short = {faces['fps'] / short['fps']:.2f}x")
+for p in peers:
+    print(f"{'':22} frame rate kamera faces+codes / mediapipe {p['model']} = {both['fps'] / p['fps']:.2f}x, "
+          f"kamera faces / mediapipe {p['model']} = {faces['fps'] / p['fps']:.2f}x")
 PY
 done

@@ -117,7 +117,7 @@ struct FaceScanner: Sendable {
         // turned quite differently (strongly rolled faces), look once more from upright.
         let newRight = refined.keypoints[FaceDetection.rightEye], newLeft = refined.keypoints[FaceDetection.leftEye]
         let newAngle = atan2(newLeft.y - newRight.y, newLeft.x - newRight.x)
-        if !again, abs(remainder(newAngle - region.angle, 2 * .pi)) > 8 * .pi / 180 {
+        if !again, abs(remainder(newAngle - region.angle, 2 * .pi)) > 15 * .pi / 180 {
             return self.refined(refined, sampler: sampler, minimumScore: minimumScore, nearest: nearest, again: true) ?? refined
         }
         return refined
