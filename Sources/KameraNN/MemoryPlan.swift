@@ -23,12 +23,9 @@ struct MemoryPlan {
             let conflicts = placed
                 .filter { $0.first <= request.lastStep && request.firstStep <= $0.last }
                 .sorted { $0.offset < $1.offset }
+            // Lowest offset where the block fits: step past every conflicting block it would
+            // overlap until none does.
             var offset = 0
-            for other in conflicts where other.offset < offset + size {
-                if other.end > offset { offset = other.end }
-            }
-            // The loop above only moves forward past blocks that start before the candidate
-            // ends; re-check in order so a later block cannot overlap.
             var moved = true
             while moved {
                 moved = false
