@@ -24,6 +24,8 @@ public enum KameraError: Error, Sendable, Equatable {
     case barcodeGenerationFailed(symbology: String, reason: String)
     /// A resource (font, model, media) that Kamera needs is missing.
     case missingResource(name: String, hint: String)
+    /// A video file or stream that cannot be opened, decoded or written (FFmpeg's reason).
+    case corruptMedia(path: String?, reason: String)
     /// A model file is truncated, corrupt, or uses something the runtime does not support.
     case invalidModel(path: String, reason: String)
 
@@ -45,6 +47,7 @@ public enum KameraError: Error, Sendable, Equatable {
         case .barcodeGenerationFailed(let symbology, let reason): "cannot generate \(symbology): \(reason)"
         case .missingResource(let name, _): "missing \(name)"
         case .invalidModel(let path, let reason): "invalid model \(path): \(reason)"
+        case .corruptMedia(let path, let reason): "\(path ?? "the stream") is not a readable video: \(reason)"
         }
     }
 
@@ -62,6 +65,7 @@ public enum KameraError: Error, Sendable, Equatable {
         case .barcodeEngineFailure: "please report this input"
         case .barcodeGenerationFailed: "check that the payload fits the symbology (digits only for EAN/UPC, length limits)"
         case .missingResource(_, let hint): hint
+        case .corruptMedia: "check that it is a complete video FFmpeg can read (ffprobe FILE), or the device path"
         case .invalidModel: "reinstall the models with `bash scripts/models.sh` (or point KAMERA_MODELS at a good copy)"
         }
     }

@@ -11,6 +11,6 @@ func ffmpegMessage(_ code: Int32) -> String {
 extension KameraError {
     /// A media file or stream that FFmpeg could not handle.
     static func media(_ path: String, _ what: String, _ code: Int32? = nil) -> KameraError {
-        .corruptImage(path: path, format: "video", reason: code.map { "\(what): \(ffmpegMessage($0))" } ?? what)
+        .corruptMedia(path: path, reason: code.map { "\(what): \(ffmpegMessage($0))" } ?? what)
     }
 }
