@@ -61,25 +61,16 @@ struct FlatBufferTable {
         return offset == 0 ? nil : position + offset
     }
 
-    func int32(_ index: Int, default value: Int32 = 0) throws -> Int32 {
+    /// A scalar field, or `value` when the field is absent.
+    private func scalar<T>(_ index: Int, default value: T, _ read: (Int) throws -> T) throws -> T {
         guard let at = try fieldPosition(index) else { return value }
-        return try reader.i32(at)
+        return try read(at)
     }
 
-    func uint32(_ index: Int, default value: UInt32 = 0) throws -> UInt32 {
-        guard let at = try fieldPosition(index) else { return value }
-        return try reader.u32(at)
-    }
-
-    func uint8(_ index: Int, default value: UInt8 = 0) throws -> UInt8 {
-        guard let at = try fieldPosition(index) else { return value }
-        return try reader.u8(at)
-    }
-
-    func uint64(_ index: Int, default value: UInt64 = 0) throws -> UInt64 {
-        guard let at = try fieldPosition(index) else { return value }
-        return try reader.u64(at)
-    }
+    func int32(_ index: Int, default value: Int32 = 0) throws -> Int32 { try scalar(index, default: value, reader.i32) }
+    func uint32(_ index: Int, default value: UInt32 = 0) throws -> UInt32 { try scalar(index, default: value, reader.u32) }
+    func uint8(_ index: Int, default value: UInt8 = 0) throws -> UInt8 { try scalar(index, default: value, reader.u8) }
+    func uint64(_ index: Int, default value: UInt64 = 0) throws -> UInt64 { try scalar(index, default: value, reader.u64) }
 
     func bool(_ index: Int) throws -> Bool { try uint8(index) != 0 }
 

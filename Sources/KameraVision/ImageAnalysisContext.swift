@@ -8,6 +8,7 @@ public final class ImageAnalysisContext: Sendable {
     public let image: Image
     private let grayCache = Mutex<PixelBuffer?>(nil)
     private let rgbCache = Mutex<PixelBuffer?>(nil)
+    private let samplerCache = Mutex<TensorSampler?>(nil)
 
     public init(_ image: Image) {
         self.image = image
@@ -30,6 +31,18 @@ public final class ImageAnalysisContext: Sendable {
             let rgb = image.pixelBuffer.format == .rgb8 ? image.pixelBuffer.packed() : image.pixelBuffer.converted(to: .rgb8)
             cached = rgb
             return rgb
+        }
+    }
+
+    /// The model-input sampler for this image, shared so face detection and landmarks build
+    /// the image pyramid once.
+    var tensorSampler: TensorSampler {
+        let rgb = self.rgb
+        return samplerCache.withLock { cached in
+            if let cached { return cached }
+            let sampler = TensorSampler(rgb: rgb)
+            cached = sampler
+            return sampler
         }
     }
 }

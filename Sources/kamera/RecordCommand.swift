@@ -2,7 +2,6 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Kamera
-import Synchronization
 
 /// `kamera record`: a fragmented, crash-safe H.264 movie from a camera, the test pattern or a
 /// video file, with AVCaptureFileOutput's limits.
@@ -59,22 +58,11 @@ struct RecordCommand: ParsableCommand {
         }
     }
 
-    static let stopRequested = Atomic<Bool>(false)
-
     func run() throws {
         // Ctrl-C and SIGTERM finish the movie instead of killing it mid-write.
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { RecordCommand.stopRequested.store(true, ordering: .relaxed) }
-            source.resume()
-            return source
-        }
-        defer { sources.forEach { $0.cancel() } }
-
+        let interrupt = InterruptFlag()
         do {
-            let summary = try record()
+            let summary = try record(until: interrupt)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             FileHandle.standardError.write(Data("\n".utf8))
@@ -85,7 +73,7 @@ struct RecordCommand: ParsableCommand {
         }
     }
 
-    private func record() throws -> RecordingSummary {
+    private func record(until interrupt: InterruptFlag) throws -> RecordingSummary {
         var next: () throws -> VideoFrame?
         var width: Int, height: Int, rate: Double
         var pace = realtime
@@ -107,7 +95,6 @@ struct RecordCommand: ParsableCommand {
             (width, height, rate) = (reader.width, reader.height, reader.frameRate ?? 30)
             if camera != nil { pace = false }  // a camera delivers in real time by itself
         }
-        // H.264 4:2:0 needs even sizes; odd sources lose their last row or column.
         let evenWidth = width & ~1, evenHeight = height & ~1
         let settings = RecordingSettings(width: evenWidth, height: evenHeight, frameRate: rate, fragmentInterval: fragmentInterval,
                                          maximumDuration: duration, maximumFileSize: maxSize, minimumFreeDiskSpace: minFreeDisk,
@@ -115,11 +102,8 @@ struct RecordCommand: ParsableCommand {
         let recorder = try MovieRecorder(url: output.map { URL(fileURLWithPath: $0) }, settings: settings)
         let started = Date()
         var lastReport = -1.0
-        while !Self.stopRequested.load(ordering: .relaxed), let frame = try next() {
-            var image = frame.pixelBuffer
-            if image.width != evenWidth || image.height != evenHeight {
-                image = image.cropped(to: PixelRect(x: 0, y: 0, width: Double(evenWidth), height: Double(evenHeight)))
-            }
+        while !interrupt.isRaised, let frame = try next() {
+            let image = frame.pixelBuffer.croppedToEven(width: evenWidth, height: evenHeight)
             if pace {
                 let wait = frame.time - Date().timeIntervalSince(started)
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Kamera
-import Synchronization
 
 /// `kamera scan`: faces and codes tracked through a video or camera stream, as JSON lines,
 /// with an optional annotated (fragmented, crash-safe) movie.
@@ -49,23 +48,17 @@ struct ScanCommand: ParsableCommand {
         guard (input == nil) != (camera == nil) else { throw ValidationError("give exactly one source: INPUT or --camera DEVICE") }
     }
 
-    static let stopRequested = Atomic<Bool>(false)
-
     func run() throws {
-        signal(SIGINT, SIG_IGN)
-        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupt.setEventHandler { ScanCommand.stopRequested.store(true, ordering: .relaxed) }
-        interrupt.resume()
-        defer { interrupt.cancel() }
+        let interrupt = InterruptFlag()
         do {
-            try scan()
+            try scan(until: interrupt)
         } catch let error as KameraError {
             FileHandle.standardError.write(Data("\nkamera: \(error.reason) (\(error.hint))\n".utf8))
             throw ExitCode(1)
         }
     }
 
-    private func scan() throws {
+    private func scan(until interrupt: InterruptFlag) throws {
         let reader = camera != nil ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!)) : try MovieReader(path: input!)
         let both = !faces && !barcodes
         let rate = reader.frameRate ?? 30
@@ -92,7 +85,7 @@ struct ScanCommand: ParsableCommand {
         let started = Date()
         var scanned = 0, skipped = 0, lastReport = 0.0
         var facesSeen = Set<Int>(), codesSeen = Set<String>()
-        while !Self.stopRequested.load(ordering: .relaxed), maxFrames.map({ scanned + skipped < $0 }) ?? true,
+        while !interrupt.isRaised, maxFrames.map({ scanned + skipped < $0 }) ?? true,
               let frame = try reader.nextFrame() {
             let elapsed = Date().timeIntervalSince(started)
             if realtime && camera == nil {
@@ -108,11 +101,8 @@ struct ScanCommand: ParsableCommand {
             if let recorder {
                 var canvas = Canvas(frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8))
                 ScanOverlay().draw(result, on: &canvas, font: font)
-                var image = canvas.buffer
-                if image.width != recorder.settings.width || image.height != recorder.settings.height {
-                    image = image.cropped(to: PixelRect(x: 0, y: 0, width: Double(recorder.settings.width), height: Double(recorder.settings.height)))
-                }
-                _ = try recorder.append(image, at: frame.time)
+                _ = try recorder.append(canvas.buffer.croppedToEven(width: recorder.settings.width, height: recorder.settings.height),
+                                        at: frame.time)
             }
             let now = Date().timeIntervalSince(started)
             if now - lastReport >= 1 {

@@ -14,11 +14,10 @@ struct BlazeFaceDetector: Sendable {
         var inputSize: Int { self == .shortRange ? 128 : 192 }
         /// MediaPipe's thresholds for these graphs.
         var minimumScore: Float { self == .shortRange ? 0.5 : 0.6 }
-        var anchors: [(x: Float, y: Float)] {
-            self == .shortRange
-                ? SSDAnchors.centers(inputSize: 128, strides: [8, 16, 16, 16], anchorsPerLayer: 2)
-                : SSDAnchors.centers(inputSize: 192, strides: [4], anchorsPerLayer: 1)
-        }
+        /// Anchor centres, computed once per process.
+        var anchors: [(x: Float, y: Float)] { self == .shortRange ? Self.shortRangeAnchors : Self.fullRangeAnchors }
+        private static let shortRangeAnchors = SSDAnchors.centers(inputSize: 128, strides: [8, 16, 16, 16], anchorsPerLayer: 2)
+        private static let fullRangeAnchors = SSDAnchors.centers(inputSize: 192, strides: [4], anchorsPerLayer: 1)
     }
 
     let variant: Variant

@@ -30,7 +30,7 @@ public struct DetectFaceLandmarksRequest: ImageRequest {
             try faceDetection.detections(in: context)
         }
         let landmarker = try FaceLandmarker()
-        let sampler = TensorSampler(rgb: context.rgb)
+        let sampler = context.tensorSampler
         return detections.map { detection in
             var observation = DetectFaceRectanglesRequest.observation(detection, imageSize: size)
             if let (landmarks, pose) = landmarker.landmarks(for: detection, sampler: sampler, usesIris: usesIrisModel, refinesMesh: refinesMesh) {

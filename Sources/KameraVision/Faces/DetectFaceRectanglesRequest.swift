@@ -37,7 +37,7 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     func detections(in context: ImageAnalysisContext) throws -> [FaceDetection] {
         guard maximumFaces > 0 else { throw KameraError.invalidArgument("maximumFaces must be positive") }
         let scanner = try FaceScanner()
-        let sampler = TensorSampler(rgb: context.rgb)
+        let sampler = context.tensorSampler
         return Array(scanner.detect(in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles,
                                      threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount, refines: refinesFaces)
             .filter { $0.score >= minimumConfidence }
