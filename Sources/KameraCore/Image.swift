@@ -9,6 +9,9 @@ public struct Image: Sendable {
     public var sourceOrientation: ImageOrientation
     /// The file the image was read from, if any.
     public var sourceURL: URL?
+    /// What was wrong with the data when a damaged file was decoded anyway (a JPEG cut short
+    /// or with corrupt segments); nil for intact images.
+    public var damage: String?
 
     /// Wraps pixels that are already upright.
     public init(pixelBuffer: PixelBuffer, sourceOrientation: ImageOrientation = .up, sourceURL: URL? = nil) {

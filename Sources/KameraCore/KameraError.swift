@@ -16,6 +16,10 @@ public enum KameraError: Error, Sendable, Equatable {
     case encodingFailed(format: String, reason: String)
     /// Writing a file failed (for example a full disk).
     case writeFailed(path: String, reason: String)
+    /// A recording ended without a single frame; its empty file was removed.
+    case nothingRecorded(path: String, reason: String)
+    /// The output file exists and overwriting it was not allowed.
+    case outputExists(path: String)
     /// An argument is out of range or inconsistent.
     case invalidArgument(String)
     /// The barcode engine failed on an input.
@@ -42,6 +46,8 @@ public enum KameraError: Error, Sendable, Equatable {
             "\(path ?? "input") declares \(width)×\(height) pixels, over the limit of \(limit)"
         case .encodingFailed(let format, let reason): "cannot encode \(format): \(reason)"
         case .writeFailed(let path, let reason): "cannot write \(path): \(reason)"
+        case .outputExists(let path): "\(path) already exists"
+        case .nothingRecorded(let path, let reason): "nothing was recorded to \(path): \(reason)"
         case .invalidArgument(let message): message
         case .barcodeEngineFailure(let reason): "barcode engine failed: \(reason)"
         case .barcodeGenerationFailed(let symbology, let reason): "cannot generate \(symbology): \(reason)"
@@ -61,6 +67,8 @@ public enum KameraError: Error, Sendable, Equatable {
         case .imageTooLarge: "raise the limit with ImageDecodingOptions.maximumPixelCount (CLI: --max-pixels)"
         case .encodingFailed: "check the image size and format"
         case .writeFailed: "check free disk space and permissions"
+        case .outputExists: "pass -y to overwrite it, or choose another name"
+        case .nothingRecorded: "raise the limit (duration, file size) or check that the source delivers frames"
         case .invalidArgument: "see `kamera help`"
         case .barcodeEngineFailure: "please report this input"
         case .barcodeGenerationFailed: "check that the payload fits the symbology (digits only for EAN/UPC, length limits)"

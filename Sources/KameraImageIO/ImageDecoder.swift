@@ -11,9 +11,10 @@ public enum ImageDecoder {
         }
         let pixels: PixelBuffer
         let exif: [UInt8]?
+        var damage: String?
         switch format {
         case .jpeg:
-            pixels = try JPEGCodec.decode(data, path: path, options: options)
+            (pixels, damage) = try JPEGCodec.decode(data, path: path, options: options)
             exif = ExifOrientationReader.exifBlock(inJPEG: [UInt8](data.prefix(256 * 1024)))
         case .png:
             pixels = try PNGCodec.decode(data, path: path, options: options)
@@ -24,9 +25,9 @@ public enum ImageDecoder {
         }
         let orientation = exif.flatMap(ExifOrientationReader.orientation(inExif:)) ?? .up
         let url = path.map { URL(fileURLWithPath: $0) }
-        guard options.appliesOrientation else {
-            return Image(pixelBuffer: pixels, sourceOrientation: orientation, sourceURL: url)
-        }
-        return Image(pixelBuffer: pixels.applying(orientation), sourceOrientation: orientation, sourceURL: url)
+        var image = Image(pixelBuffer: options.appliesOrientation ? pixels.applying(orientation) : pixels,
+                          sourceOrientation: orientation, sourceURL: url)
+        image.damage = damage
+        return image
     }
 }

@@ -5,9 +5,14 @@ public struct ImageDecodingOptions: Sendable {
     public var maximumPixelCount: Int
     /// Whether to turn the pixels upright according to the EXIF orientation.
     public var appliesOrientation: Bool
+    /// Whether a JPEG with corrupt or missing data is decoded anyway when at least half of its
+    /// rows are present (as browsers and FFmpeg show it); the damage is then described in
+    /// `Image.damage`. `false`: any damage is a `corruptImage` error.
+    public var acceptsDamagedData: Bool
 
-    public init(maximumPixelCount: Int = 120_000_000, appliesOrientation: Bool = true) {
+    public init(maximumPixelCount: Int = 120_000_000, appliesOrientation: Bool = true, acceptsDamagedData: Bool = true) {
         self.maximumPixelCount = maximumPixelCount
         self.appliesOrientation = appliesOrientation
+        self.acceptsDamagedData = acceptsDamagedData
     }
 }

@@ -4,12 +4,13 @@ import KameraCore
 
 /// JPEG through libjpeg-turbo's TurboJPEG API.
 enum JPEGCodec {
-    static func decode(_ data: Data, path: String?, options: ImageDecodingOptions) throws -> PixelBuffer {
+    /// The pixels, and a description of the damage when a damaged file was decoded anyway.
+    static func decode(_ data: Data, path: String?, options: ImageDecodingOptions) throws -> (PixelBuffer, damage: String?) {
         guard let handle = tjInitDecompress() else {
             throw KameraError.corruptImage(path: path, format: "JPEG", reason: "cannot initialise the decoder")
         }
         defer { tjDestroy(handle) }
-        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> PixelBuffer in
+        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> (PixelBuffer, damage: String?) in
             let src = raw.bindMemory(to: UInt8.self).baseAddress!
             var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
             guard tjDecompressHeader3(handle, src, UInt(raw.count), &width, &height, &subsampling, &colorspace) == 0 else {
@@ -26,16 +27,50 @@ enum JPEGCodec {
             let decodeFormat: PixelFormat = isGray ? .gray8 : (isCMYK ? .rgba8 : .rgb8)
             let tjFormat = isGray ? TJPF_GRAY : (isCMYK ? TJPF_CMYK : TJPF_RGB)
             var buffer = PixelBuffer(width: Int(width), height: Int(height), format: decodeFormat)
-            // STOPONWARNING: a truncated file is an error, not a silently grey-filled image.
-            let flags = TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT
+            // libjpeg reports corrupt or missing entropy data as a warning and fills in what it
+            // cannot decode; STOPONWARNING makes any such damage an error (the strict mode).
+            let flags = options.acceptsDamagedData ? TJFLAG_ACCURATEDCT : TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT
             let status = buffer.bytes.withUnsafeMutableBufferPointer { dst in
                 tjDecompress2(handle, src, UInt(raw.count), dst.baseAddress, width, Int32(buffer.bytesPerRow), height,
                               Int32(tjFormat.rawValue), flags)
             }
-            guard status == 0 else {
-                throw KameraError.corruptImage(path: path, format: "JPEG", reason: message(handle))
+            var damage: String?
+            if status != 0 {
+                let reason = message(handle)
+                guard options.acceptsDamagedData, tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue) else {
+                    throw KameraError.corruptImage(path: path, format: "JPEG", reason: reason)
+                }
+                // What libjpeg could not decode it fills with the last block's colour: flat rows
+                // at the bottom. Mostly present images are worth analysing (browsers and FFmpeg
+                // show them); a file cut off near its start is not.
+                let missing = missingRowFraction(buffer)
+                guard missing <= 0.5 else {
+                    throw KameraError.corruptImage(path: path, format: "JPEG",
+                                                   reason: "\(reason); only \(Int(((1 - missing) * 100).rounded())) % of the rows are present")
+                }
+                damage = missing > 0 ? "\(reason) (\(Int((missing * 100).rounded(.up))) % of the rows missing)" : reason
             }
-            return isCMYK ? convertInvertedCMYK(buffer) : buffer
+            return (isCMYK ? convertInvertedCMYK(buffer) : buffer, damage)
+        }
+    }
+
+    /// The fraction of rows at the bottom that are one flat colour, the same as the last pixel:
+    /// how libjpeg fills the part of a truncated scan it never received.
+    private static func missingRowFraction(_ buffer: PixelBuffer) -> Double {
+        let rowBytes = buffer.width * buffer.format.bytesPerPixel
+        let channels = buffer.format.bytesPerPixel
+        return buffer.bytes.withUnsafeBufferPointer { bytes in
+            let lastRow = (buffer.height - 1) * buffer.bytesPerRow
+            let fill = Array(bytes[(lastRow + rowBytes - channels)..<(lastRow + rowBytes)])
+            var flatRows = 0
+            rows: for y in stride(from: buffer.height - 1, through: 0, by: -1) {
+                let start = y * buffer.bytesPerRow
+                for x in stride(from: 0, to: rowBytes, by: channels) {
+                    for c in 0..<channels where bytes[start + x + c] != fill[c] { break rows }
+                }
+                flatRows += 1
+            }
+            return Double(flatRows) / Double(buffer.height)
         }
     }
 

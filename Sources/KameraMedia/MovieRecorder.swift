@@ -43,17 +43,23 @@ public final class MovieRecorder {
         return URL(fileURLWithPath: String(cString: made)).appendingPathComponent("kamera_movie.mov")
     }
 
-    /// Starts a recording at `url` (default: ``defaultURL()``); .mp4 gives MPEG-4, anything else QuickTime.
+    /// The containers a recording can be written as, by file extension: MPEG-4 or QuickTime.
+    public static let containerExtensions = ["mp4": "mp4", "m4v": "mp4", "mov": "mov"]
+
+    /// Throws `invalidArgument` unless `url`'s extension names a container Kamera writes
+    /// (writing MP4 data into `movie.avi` would make a file no player reads as what it says).
+    public static func validateContainer(of url: URL) throws {
+        guard containerExtensions[url.pathExtension.lowercased()] != nil else {
+            let given = url.pathExtension.isEmpty ? "no extension" : ".\(url.pathExtension)"
+            throw KameraError.invalidArgument(
+                "\(url.lastPathComponent): recordings are MPEG-4 (.mp4, .m4v) or QuickTime (.mov) movies, not \(given)")
+        }
+    }
+
+    /// Starts a recording at `url` (default: ``defaultURL()``): .mp4/.m4v give MPEG-4, .mov QuickTime.
     public init(url: URL? = nil, settings: RecordingSettings) throws {
-        guard settings.width > 0, settings.height > 0, settings.width % 2 == 0, settings.height % 2 == 0 else {
-            throw KameraError.invalidArgument("recording size \(settings.width)×\(settings.height) must be positive and even")
-        }
-        guard [0, 90, 180, 270].contains(settings.rotation) else {
-            throw KameraError.invalidArgument("rotation must be 0, 90, 180 or 270")
-        }
-        guard settings.frameRate > 0, settings.fragmentInterval >= 0 else {
-            throw KameraError.invalidArgument("frame rate must be positive and the fragment interval not negative")
-        }
+        try settings.validate()
+        if let url { try Self.validateContainer(of: url) }
         _ = FFmpegSetup.once
         self.settings = settings
         self.url = try url ?? Self.defaultURL()
@@ -61,7 +67,7 @@ public final class MovieRecorder {
         if let minimum = settings.minimumFreeDiskSpace, let free = Self.freeSpace(at: self.url), free < minimum {
             throw KameraError.writeFailed(path: path, reason: "only \(free) bytes free, below the \(minimum)-byte minimum")
         }
-        let muxer = self.url.pathExtension.lowercased() == "mp4" ? "mp4" : "mov"
+        let muxer = Self.containerExtensions[self.url.pathExtension.lowercased()] ?? "mov"
         var context: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&context, nil, muxer, path) >= 0, let context else {
             throw KameraError.writeFailed(path: path, reason: "cannot create a \(muxer) muxer")
@@ -184,8 +190,21 @@ public final class MovieRecorder {
     }
 
     /// Ends the recording: flushes the encoder, writes what remains and closes the file.
+    /// A recording that got no frame at all (a limit below the first frame, a source that
+    /// delivered nothing) is removed and reported as `nothingRecorded`, like
+    /// AVFoundation's `AVError.noDataCaptured`: an empty movie is not a result.
     public func finish() throws -> RecordingSummary {
         if !finished { try stop(.finished) }
+        if recordedFrames == 0 {
+            try? FileManager.default.removeItem(at: url)
+            let why = switch stopReason ?? .finished {
+            case .maximumFileSizeReached: "the first frame alone is larger than the size limit of \(settings.maximumFileSize ?? 0) bytes"
+            case .maximumDurationReached: "the duration limit ended it before the first frame"
+            case .diskSpaceLow: "the disk fell below the free-space minimum before the first frame"
+            case .finished: "the source delivered no frames"
+            }
+            throw KameraError.nothingRecorded(path: url.path, reason: why)
+        }
         return RecordingSummary(path: url.path, duration: recordedDuration, frames: recordedFrames,
                                 bytes: (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0,
                                 stopReason: stopReason ?? .finished)

@@ -1,4 +1,5 @@
 import Foundation
+import KameraCore
 
 /// How a recording is encoded and when it stops, like AVCaptureMovieFileOutput's settings.
 public struct RecordingSettings: Sendable {
@@ -36,6 +37,37 @@ public struct RecordingSettings: Sendable {
         self.rotation = rotation
         self.preset = preset
         self.quality = quality
+    }
+}
+
+extension RecordingSettings {
+    /// Throws `invalidArgument` for settings no recording can honour: odd or absurd sizes,
+    /// non-finite or non-positive rates and limits (a NaN duration would never stop).
+    public func validate() throws {
+        guard width > 0, height > 0, width % 2 == 0, height % 2 == 0, width <= 16384, height <= 16384 else {
+            throw KameraError.invalidArgument("recording size \(width)×\(height) must be even and 2…16384 pixels per side")
+        }
+        guard [0, 90, 180, 270].contains(rotation) else {
+            throw KameraError.invalidArgument("rotation must be 0, 90, 180 or 270, not \(rotation)")
+        }
+        guard frameRate.isFinite, frameRate > 0, frameRate <= 1000 else {
+            throw KameraError.invalidArgument("frame rate must be a number above 0 and at most 1000, not \(frameRate)")
+        }
+        guard fragmentInterval.isFinite, fragmentInterval >= 0 else {
+            throw KameraError.invalidArgument("fragment interval must be 0 (no fragments) or a positive number of seconds, not \(fragmentInterval)")
+        }
+        if let maximumDuration, !(maximumDuration.isFinite && maximumDuration > 0) {
+            throw KameraError.invalidArgument("maximum duration must be a positive number of seconds, not \(maximumDuration)")
+        }
+        if let maximumFileSize, maximumFileSize <= 0 {
+            throw KameraError.invalidArgument("maximum file size must be a positive number of bytes, not \(maximumFileSize)")
+        }
+        if let minimumFreeDiskSpace, minimumFreeDiskSpace < 0 {
+            throw KameraError.invalidArgument("minimum free disk space must not be negative, not \(minimumFreeDiskSpace)")
+        }
+        guard (0...51).contains(quality) else {
+            throw KameraError.invalidArgument("quality (x264 CRF) must be 0…51, not \(quality)")
+        }
     }
 }
 

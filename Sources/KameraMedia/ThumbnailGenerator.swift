@@ -39,15 +39,12 @@ public struct ThumbnailGenerator: Sendable {
     private func scaled(_ image: PixelBuffer) -> PixelBuffer {
         let (mw, mh) = (maximumSize.width, maximumSize.height)
         if mw <= 0 && mh <= 0 { return image }
-        let aspect = Double(image.height) / Double(image.width)
-        var width = mw > 0 ? mw : mh / aspect
-        var height = mh > 0 ? mh : mw * aspect
-        // Both given: fit inside, keeping the aspect ratio.
-        if mw > 0 && mh > 0 {
-            let scale = min(mw / Double(image.width), mh / Double(image.height))
-            width = Double(image.width) * scale
-            height = Double(image.height) * scale
-        }
+        // Like AVAssetImageGenerator, the size is a bound: images shrink to fit it and are
+        // never enlarged (a huge bound must not allocate a huge image).
+        let scales = [mw > 0 ? mw / Double(image.width) : nil, mh > 0 ? mh / Double(image.height) : nil].compactMap { $0 }
+        let scale = min(1, scales.min() ?? 1)
+        if scale == 1 { return image }
+        let width = Double(image.width) * scale, height = Double(image.height) * scale
         return image.resized(width: max(1, Int(width.rounded())), height: max(1, Int(height.rounded())))
     }
 }

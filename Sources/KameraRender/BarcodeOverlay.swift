@@ -16,6 +16,12 @@ public struct BarcodeOverlay: Sendable {
 
     /// Draws `observations` onto `canvas`. Labels need `font`; without one they are skipped.
     public func draw(_ observations: [BarcodeObservation], on canvas: inout Canvas, font: FontFace?) {
+        var layout = LabelLayout(canvasSize: canvas.buffer.size)
+        draw(observations, on: &canvas, font: font, layout: &layout)
+    }
+
+    /// Draws with labels placed clear of those already in `layout` (a combined overlay's).
+    public func draw(_ observations: [BarcodeObservation], on canvas: inout Canvas, font: FontFace?, layout: inout LabelLayout) {
         let buffer = canvas.buffer
         let width = lineWidth ?? max(2, Double(max(buffer.width, buffer.height)) / 400)
         for observation in observations {
@@ -36,24 +42,24 @@ public struct BarcodeOverlay: Sendable {
             let oval = PixelRect(x: bounds.x - bounds.width * grow, y: bounds.y - bounds.height * grow,
                                  width: bounds.width * (1 + 2 * grow), height: bounds.height * (1 + 2 * grow))
             canvas.stroke(ellipseIn: oval, lineWidth: width, color: boundsColor)
-            if let font { drawLabel(for: observation, below: oval, lineWidth: width, on: &canvas, font: font) }
+            if let font { drawLabel(for: observation, below: oval, lineWidth: width, on: &canvas, font: font, layout: &layout) }
         }
     }
 
     private func drawLabel(for observation: BarcodeObservation, below oval: PixelRect, lineWidth: Double,
-                           on canvas: inout Canvas, font: FontFace) {
-        let text = Self.labelText(observation, limit: maximumLabelLength)
-        let size = max(12, min(48, Double(canvas.buffer.height) / 30))
-        let metrics = font.render(text, pixelSize: size)
-        let padding = size / 4
-        let boxWidth = Double(metrics.width) + 2 * padding, boxHeight = Double(metrics.height) + 2 * padding
-        var x = oval.center.x - boxWidth / 2
-        var y = oval.maxY + lineWidth
-        if y + boxHeight > Double(canvas.buffer.height) { y = oval.minY - boxHeight - lineWidth }
-        x = max(0, min(Double(canvas.buffer.width) - boxWidth, x))
-        y = max(0, min(Double(canvas.buffer.height) - boxHeight, y))
-        canvas.fill(rect: PixelRect(x: x, y: y, width: boxWidth, height: boxHeight), color: Color.black.withOpacity(0.65))
-        canvas.draw(text: text, at: PixelPoint(x: x + padding, y: y + padding), size: size, color: .white, font: font)
+                           on canvas: inout Canvas, font: FontFace, layout: inout LabelLayout) {
+        let preferredSize = max(12, min(48, Double(canvas.buffer.height) / 30))
+        let padding = preferredSize / 4
+        let fitted = font.fitting(Self.labelText(observation, limit: maximumLabelLength), size: preferredSize,
+                                  maximumWidth: Double(canvas.buffer.width) - 2 * padding)
+        let boxWidth = Double(fitted.bitmap.width) + 2 * padding, boxHeight = Double(fitted.bitmap.height) + 2 * padding
+        // Below the oval, else above it; the layout keeps it on the canvas and off other labels.
+        let x = oval.center.x - boxWidth / 2
+        let box = layout.place(width: boxWidth, height: boxHeight, preferred: [
+            PixelPoint(x: x, y: oval.maxY + lineWidth), PixelPoint(x: x, y: oval.minY - boxHeight - lineWidth),
+        ].filter { $0.y >= 0 && $0.y + boxHeight <= Double(canvas.buffer.height) } + [PixelPoint(x: x, y: oval.maxY + lineWidth)])
+        canvas.fill(rect: box, color: Color.black.withOpacity(0.65))
+        canvas.draw(text: fitted.text, at: PixelPoint(x: box.x + padding, y: box.y + padding), size: fitted.size, color: .white, font: font)
     }
 
     /// The label for an observation: its text with control characters shown as spaces,

@@ -12,16 +12,22 @@ public struct ScanOverlay: Sendable {
 
     public func draw(_ scan: FrameScan, on canvas: inout Canvas, font: FontFace?) {
         faces.draw(scan.faces.map(\.observation), on: &canvas)
+        var layout = LabelLayout(canvasSize: canvas.buffer.size)
         if let font {
             let size = max(12, min(32, Double(canvas.buffer.height) / 36))
             for face in scan.faces {
                 let box = face.observation.pixelBox
                 let corners = FaceLayerTransform(roll: face.observation.roll ?? 0, yaw: face.observation.yaw ?? 0).corners(of: box)
                 let top = corners.min { $0.y < $1.y }!
-                canvas.draw(text: "#\(face.faceID)", at: PixelPoint(x: top.x, y: max(size, top.y - 4)), size: size,
-                            color: faces.borderColor, font: font)
+                let fitted = font.fitting("#\(face.faceID)", size: size, maximumWidth: Double(canvas.buffer.width))
+                let width = Double(fitted.bitmap.width), height = Double(fitted.bitmap.height)
+                // Above the layer's top corner, else below the face; always on the canvas.
+                let spot = layout.place(width: width, height: height, preferred: [
+                    PixelPoint(x: top.x - width / 2, y: top.y - height - 4), PixelPoint(x: box.center.x - width / 2, y: box.maxY + 4),
+                ])
+                canvas.draw(text: fitted.text, at: PixelPoint(x: spot.x, y: spot.y), size: fitted.size, color: faces.borderColor, font: font)
             }
         }
-        barcodes.draw(scan.barcodes.map(\.observation), on: &canvas, font: font)
+        barcodes.draw(scan.barcodes.map(\.observation), on: &canvas, font: font, layout: &layout)
     }
 }

@@ -15,7 +15,14 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Directory for the scenes and annotated images (default: a new temp folder).")
     var output: String?
 
+    @Flag(name: .long, help: "Print every result as `kamera detect`'s JSON instead of a table.")
+    var json = false
+
     func run() async throws {
+        try await CommandFailure.run { try await demo() }
+    }
+
+    private func demo() async throws {
         let directory = try outputDirectory()
         let font = try FontFace.standard()
         var found = 0, expected = 0
@@ -36,7 +43,7 @@ struct DemoCommand: AsyncParsableCommand {
                 if observations.contains(where: { $0.symbology == code.0 && $0.payloadString == expectedText }) {
                     found += 1
                 } else {
-                    FileHandle.standardError.write(Data("demo: missed \(code.0.rawValue) \"\(expectedText)\" in \(scenePath.path)\n".utf8))
+                    StandardStreams.error("demo: missed \(code.0.rawValue) \"\(expectedText)\" in \(scenePath.path)\n")
                 }
             }
             report.results.append(.init(input: scenePath.path, width: image.width, height: image.height,
@@ -80,8 +87,8 @@ struct DemoCommand: AsyncParsableCommand {
         let thumbnail = try ThumbnailGenerator(maximumSize: Size(width: 100, height: 0)).image(forVideoAt: moviePath.path, at: 1)
         try ImageEncoder.write(thumbnail, to: directory.appendingPathComponent("pattern_thumbnail.png"))
 
-        print(try report.json())
-        print("demo: decoded \(found) of \(expected) codes; found \(facesFound) faces with landmarks in \(SampleMedia.facePhotos.count) photos; "
+        try StandardStreams.outputLine(json ? try report.json() : report.table())
+        try StandardStreams.outputLine("demo: decoded \(found) of \(expected) codes; found \(facesFound) faces with landmarks in \(SampleMedia.facePhotos.count) photos; "
               + "tracked \(live.faceIDs) face ID(s) and \(live.codes) code(s) through \(live.frames) frames; read \(lines.count) text lines; "
               + "recorded \(summary.frames) frames (\(summary.stopReason.rawValue)) and a \(thumbnail.width)×\(thumbnail.height) thumbnail; "
               + "files in \(directory.path)")

@@ -11,8 +11,10 @@ struct DetectCommand: AsyncParsableCommand {
             Prints {"results":[{"input":…,"width":…,"height":…,"barcodes":[…],"faces":[…]}]}. boundingBox is \
             normalized with a lower-left origin like Apple's Vision; pixelCorners are pixels with a \
             top-left origin, ordered topLeft, topRight, bottomRight, bottomLeft. Face angles (roll, yaw, \
-            pitch) are radians; landmark points are normalized to the face box. A file that fails gets \
-            an "error" entry, the others are still processed, and the exit code is 1.
+            pitch) are degrees; landmark points are normalized to the face box. A file that fails gets \
+            an "error" entry, the others are still processed, and the exit code is 1; a damaged JPEG that \
+            was mostly decoded gets a "warning". FILE - reads standard input: an image, or a list of \
+            paths one per line.
             """
     )
 
@@ -27,8 +29,11 @@ struct DetectCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "With --faces: add landmark regions (Face Mesh and Iris); angles then come from the 3-D mesh.")
     var landmarks = false
 
-    @Option(name: .long, help: "With --faces: smallest face side in pixels to look for (default: max(20, 1% of the long side)).")
+    @Option(name: .long, parsing: .unconditional, help: "With --faces: smallest face side in pixels to look for (default: max(20, 1% of the long side)).")
     var minFaceSize: Double?
+
+    @Option(name: .long, parsing: .unconditional, help: "With --faces: lowest confidence reported, 0…1 (default 0.5).")
+    var minConfidence: Float?
 
     @Flag(name: .long, help: "Detect text lines, words and character boxes.")
     var text = false
@@ -54,14 +59,22 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Output format: json or table.")
     var format: OutputFormat = .json
 
-    @Option(name: .long, help: "Refuse images with more pixels than this (decompression-bomb guard).")
+    @Option(name: .long, parsing: .unconditional, help: "Refuse images with more pixels than this (decompression-bomb guard).")
     var maxPixels = ImageDecodingOptions().maximumPixelCount
 
-    @Argument(help: "Image files.")
+    @Flag(name: .long, help: "Treat any damage in a JPEG as an error instead of analysing what was decoded.")
+    var strict = false
+
+    @OptionGroup var overwrite: OverwriteOptions
+
+    @Argument(help: "Image files; - reads standard input (an image, or paths one per line).")
     var files: [String]
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one image file") }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+        if let minFaceSize, !(minFaceSize.isFinite && minFaceSize > 0) { throw ValidationError("--min-face-size must be a positive number of pixels") }
+        if let minConfidence, !(0...1).contains(minConfidence) { throw ValidationError("--min-confidence must be between 0 and 1") }
         if let effort, DetectBarcodesRequest.Effort(rawValue: effort) == nil {
             throw ValidationError("--effort must be fast, balanced or thorough")
         }
@@ -79,16 +92,23 @@ struct DetectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await CommandFailure.run { try await detect() }
+    }
+
+    private func detect() async throws {
+        let inputs = try DetectInput.resolve(files)
         let chosenEffort: DetectBarcodesRequest.Effort = tryHarder ? .thorough : (effort.flatMap(DetectBarcodesRequest.Effort.init) ?? .balanced)
         let request = DetectBarcodesRequest(symbologies: try symbologies.map(parsedSymbologies) ?? BarcodeSymbology.allCases,
                                             effort: chosenEffort)
-        let faceRequest = DetectFaceRectanglesRequest(minimumFaceSize: minFaceSize)
+        var faceRequest = DetectFaceRectanglesRequest(minimumFaceSize: minFaceSize)
+        if let minConfidence { faceRequest.minimumConfidence = minConfidence }
         let analysis = Analysis(barcodes: barcodes || (!text && !faces && !landmarks) ? request : nil,
                                 faces: faces || landmarks ? FaceAnalysis(detection: faceRequest, landmarks: landmarks) : nil,
                                 text: text ? TextAnalysis(recognize: recognize, languages: languages.split(separator: ",").map {
                                     $0.trimmingCharacters(in: .whitespaces) }) : nil)
-        let annotationTargets = try annotationPaths()
-        let decoding = ImageDecodingOptions(maximumPixelCount: maxPixels)
+        let annotationTargets = try annotationPaths(for: inputs)
+        try overwrite.check(annotationTargets ?? [])
+        let decoding = ImageDecodingOptions(maximumPixelCount: maxPixels, acceptsDamagedData: !strict)
 
         // Files are independent: analyse them concurrently, report them in the order given.
         let results = await withTaskGroup(of: (Int, DetectionReport.FileResult).self) { group in
@@ -96,34 +116,39 @@ struct DetectCommand: AsyncParsableCommand {
             var collected: [(Int, DetectionReport.FileResult)] = []
             let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
             func addTask(_ index: Int) {
-                let path = files[index], target = annotationTargets?[index]
-                group.addTask { (index, Self.analyse(path: path, analysis: analysis, decoding: decoding, annotateTo: target)) }
+                let input = inputs[index], target = annotationTargets?[index]
+                group.addTask { (index, Self.analyse(input, analysis: analysis, decoding: decoding, annotateTo: target)) }
             }
-            while next < min(width, files.count) { addTask(next); next += 1 }
+            while next < min(width, inputs.count) { addTask(next); next += 1 }
             for await result in group {
                 collected.append(result)
-                if next < files.count { addTask(next); next += 1 }
+                if next < inputs.count { addTask(next); next += 1 }
             }
             return collected.sorted { $0.0 < $1.0 }.map(\.1)
         }
         let report = DetectionReport(results: results)
-        print(format == .json ? try report.json() : report.table())
+        try StandardStreams.outputLine(format == .json ? try report.json() : report.table())
         if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
     }
 
     /// Where each input's annotated copy goes: the path itself for one input, a file in the
     /// directory for several.
-    private func annotationPaths() throws -> [String]? {
+    private func annotationPaths(for inputs: [DetectInput]) throws -> [String]? {
         guard let annotate else { return nil }
-        if files.count == 1 && !annotate.hasSuffix("/") { return [annotate] }
+        if inputs.count == 1 && !annotate.hasSuffix("/") {
+            guard ImageFileFormat(pathExtension: URL(fileURLWithPath: annotate).pathExtension) != nil else {
+                throw KameraError.invalidArgument("--annotate \(annotate) must end in .png, .jpg or .webp (or / for a directory)")
+            }
+            return [annotate]
+        }
         do {
             try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true)
         } catch {
-            throw ValidationError("cannot create annotation directory \(annotate): \(error.localizedDescription)")
+            throw KameraError.writeFailed(path: annotate, reason: "cannot create the annotation directory: \(error.localizedDescription)")
         }
         var used = Set<String>()
-        return files.map { file in
-            var stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        return inputs.map { input in
+            var stem = input.name == "-" ? "stdin" : URL(fileURLWithPath: input.name).deletingPathExtension().lastPathComponent
             while used.contains(stem) { stem += "_" }
             used.insert(stem)
             return URL(fileURLWithPath: annotate).appendingPathComponent("\(stem).annotated.png").path
@@ -147,13 +172,14 @@ struct DetectCommand: AsyncParsableCommand {
         var languages: [String]
     }
 
-    private static func analyse(path: String, analysis: Analysis, decoding: ImageDecodingOptions,
+    private static func analyse(_ input: DetectInput, analysis: Analysis, decoding: ImageDecodingOptions,
                                 annotateTo target: String?) -> DetectionReport.FileResult {
-        var result = DetectionReport.FileResult(input: path)
+        var result = DetectionReport.FileResult(input: input.name)
         do {
-            let image = try Image(contentsOf: URL(fileURLWithPath: path), options: decoding)
+            let image = try input.image(options: decoding)
             result.width = image.width
             result.height = image.height
+            result.warning = image.damage
             let context = ImageAnalysisContext(image)
             var codes: [BarcodeObservation] = []
             if let request = analysis.barcodes {

@@ -16,6 +16,8 @@ struct DetectionReport {
         var faces: [FaceRecord]?
         var text: [TextRecord]?
         var annotated: String?
+        /// The image was damaged but mostly decoded (e.g. a JPEG cut short).
+        var warning: String?
         var error: FileError?
     }
 
@@ -38,7 +40,7 @@ struct DetectionReport {
                     let corners = code.pixelCorners.map { "\(Int($0[0])),\(Int($0[1]))" }.joined(separator: " ")
                     let payload = code.payload.map { $0.count > 40 ? $0.prefix(39) + "…" : Substring($0) }.map(String.init)
                         ?? "<\(Data(base64Encoded: code.payloadBase64)?.count ?? 0) bytes>"
-                    rows.append([result.input, size, code.symbology, payload.replacingOccurrences(of: "\n", with: "⏎"), corners])
+                    rows.append([result.input, size, code.symbology, Self.visible(payload), corners])
                 }
             } else if result.text == nil && result.faces == nil {
                 rows.append([result.input, size, "-", "(no codes)", ""])
@@ -63,6 +65,26 @@ struct DetectionReport {
     }
 }
 
+extension DetectionReport {
+    /// Control characters named for the table (`<GS>`, `<EOT>`), so GS1 and ISO 15434
+    /// separators stay visible and cannot move the cursor; JSON keeps the characters themselves.
+    static func visible(_ text: String) -> String {
+        let names = ["NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
+                     "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"]
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 {
+                out += "<\(names[Int(scalar.value)])>"
+            } else if scalar.value == 0x7F {
+                out += "<DEL>"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
 extension DetectionReport.FileResult {
     var jsonValue: JSONValue {
         var members: [(String, JSONValue)] = [("input", .string(input))]
@@ -71,6 +93,7 @@ extension DetectionReport.FileResult {
         if let faces { members.append(("faces", .array(faces.map(\.jsonValue)))) }
         if let text { members.append(("text", .array(text.map(\.jsonValue)))) }
         if let annotated { members.append(("annotated", .string(annotated))) }
+        if let warning { members.append(("warning", .string(warning))) }
         if let error { members.append(("error", .object([("message", .string(error.message)), ("hint", .string(error.hint))]))) }
         return .object(members)
     }
@@ -117,26 +140,17 @@ struct TextRecord {
     }
 
     var jsonValue: JSONValue {
-        func normalized(_ r: NormalizedRect) -> JSONValue {
-            func round(_ v: Double) -> Double { (v * 10_000).rounded() / 10_000 }
-            return .object([("x", .number(round(r.x))), ("y", .number(round(r.y))), ("width", .number(round(r.width))), ("height", .number(round(r.height)))])
-        }
-        func pixels(_ r: PixelRect) -> JSONValue {
-            func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }
-            return .object([("x", .number(round(r.x))), ("y", .number(round(r.y))), ("width", .number(round(r.width))), ("height", .number(round(r.height)))])
-        }
         func characters(_ list: [Character]?) -> [(String, JSONValue)] {
             guard let list else { return [] }
             return [("characterBoxes", .array(list.map {
-                .object([("character", .string($0.character)), ("boundingBox", normalized($0.boundingBox)), ("pixelBox", pixels($0.pixelBox))])
+                .object([("character", .string($0.character)), ("boundingBox", .box($0.boundingBox)), ("pixelBox", .box($0.pixelBox))])
             }))]
         }
-        func confidence(_ c: Float) -> JSONValue { .number((Double(c) * 1000).rounded() / 1000) }
-        return .object([("boundingBox", normalized(boundingBox)), ("pixelBox", pixels(pixelBox)), ("string", .string(string)),
-                        ("confidence", confidence(self.confidence))] + characters(characterBoxes) + [
+        return .object([("boundingBox", .box(boundingBox)), ("pixelBox", .box(pixelBox)), ("string", .string(string)),
+                        ("confidence", .score(Double(confidence)))] + characters(characterBoxes) + [
             ("words", .array(words.map { word in
-                .object([("string", .string(word.string)), ("confidence", confidence(word.confidence)),
-                         ("boundingBox", normalized(word.boundingBox)), ("pixelBox", pixels(word.pixelBox))] + characters(word.characterBoxes))
+                .object([("string", .string(word.string)), ("confidence", .score(Double(word.confidence))),
+                         ("boundingBox", .box(word.boundingBox)), ("pixelBox", .box(word.pixelBox))] + characters(word.characterBoxes))
             })),
         ])
     }
@@ -154,7 +168,7 @@ extension BarcodeRecord {
             ("boundingBox", box(boundingBox)),
             ("pixelCorners", .array(pixelCorners.map { .array($0.map(JSONValue.number)) })),
             ("pixelBox", box(pixelBox)),
-            ("confidence", .number(Double(confidence))),
+            ("confidence", .score(Double(confidence))),
             ("orientation", .int(orientation)),
             ("mirrored", .bool(mirrored)),
             ("inverted", .bool(inverted)),

@@ -1,27 +1,26 @@
 import Kamera
 
-/// One face as `kamera detect --faces` prints it.
+/// One face as `kamera detect --faces` and `kamera scan` print it. Angles in degrees.
 struct FaceRecord {
     var observation: FaceObservation
 
-    var jsonValue: JSONValue {
-        func round(_ v: Double, _ digits: Double) -> JSONValue { .number((v * digits).rounded() / digits) }
-        let b = observation.boundingBox, p = observation.pixelBox
+    var jsonValue: JSONValue { .object(members) }
+
+    /// The fields in order, for records that prepend their own (`scan`'s faceID).
+    var members: [(String, JSONValue)] {
         var members: [(String, JSONValue)] = [
-            ("boundingBox", .object([("x", round(b.x, 1e4)), ("y", round(b.y, 1e4)),
-                                     ("width", round(b.width, 1e4)), ("height", round(b.height, 1e4))])),
-            ("pixelBox", .object([("x", round(p.x, 10)), ("y", round(p.y, 10)),
-                                  ("width", round(p.width, 10)), ("height", round(p.height, 10))])),
-            ("confidence", round(Double(observation.confidence), 1000)),
+            ("boundingBox", .box(observation.boundingBox)),
+            ("pixelBox", .box(observation.pixelBox)),
+            ("confidence", .score(Double(observation.confidence))),
         ]
         for (name, angle) in [("roll", observation.roll), ("yaw", observation.yaw), ("pitch", observation.pitch)] {
-            if let angle { members.append((name, round(angle, 1e4))) }
+            if let angle { members.append((name, .degrees(radians: angle))) }
         }
         if let landmarks = observation.landmarks {
             members.append(("landmarks", .object(FaceLandmarks.Region.allCases.map { region in
-                (region.rawValue, .array((landmarks.regions[region] ?? []).map { .array([round($0.x, 1e4), round($0.y, 1e4)]) }))
+                (region.rawValue, .array((landmarks.regions[region] ?? []).map { .array([.normalized($0.x), .normalized($0.y)]) }))
             })))
         }
-        return .object(members)
+        return members
     }
 }

@@ -15,20 +15,31 @@ struct GenerateCommand: ParsableCommand {
     @Argument(help: "The payload text (UTF-8), or hex bytes with --hex.")
     var text: String
 
-    @Option(name: .shortAndLong, help: "Output image file.")
+    @Option(name: .shortAndLong, help: "Output image file; - writes PNG to standard output.")
     var output: String
 
-    @Option(name: .long, help: "Pixels per module.")
+    @Option(name: .long, parsing: .unconditional, help: "Pixels per module, 1…100.")
     var moduleSize = 4
 
     @Option(name: .long, help: "QR error correction: L, M, Q or H.")
     var ecc: String?
 
-    @Option(name: .long, help: "Quiet zone in modules (default: the symbology's standard).")
+    @Option(name: .long, parsing: .unconditional, help: "Quiet zone in modules, 0…100 (default: the symbology's standard).")
     var quietZone: Int?
 
-    @Option(name: .long, help: "Bar height of linear codes, in modules.")
+    @Option(name: .long, parsing: .unconditional, help: "Bar height of linear codes in modules, 1…1000.")
     var barHeight: Int?
+
+    @OptionGroup var overwrite: OverwriteOptions
+
+    func validate() throws {
+        guard (1...100).contains(moduleSize) else { throw ValidationError("--module-size must be 1…100 pixels") }
+        if let quietZone, !(0...100).contains(quietZone) { throw ValidationError("--quiet-zone must be 0…100 modules") }
+        if let barHeight, !(1...1000).contains(barHeight) { throw ValidationError("--bar-height must be 1…1000 modules") }
+        if output != "-", ImageFileFormat(pathExtension: URL(fileURLWithPath: output).pathExtension) == nil {
+            throw ValidationError("--output must end in .png, .jpg or .webp (or be - for PNG on standard output)")
+        }
+    }
 
     @Flag(name: .long, help: "TEXT is hexadecimal bytes (binary payload).")
     var hex = false
@@ -53,13 +64,15 @@ struct GenerateCommand: ParsableCommand {
         }
         let generator = BarcodeGenerator(symbology: chosen, moduleSize: moduleSize, quietZone: quietZone,
                                          errorCorrection: errorCorrection, barHeight: barHeight)
-        do {
+        try CommandFailure.run {
+            try overwrite.check(output)
             let image = try generator.generate(payload)
-            try ImageEncoder.write(image, to: URL(fileURLWithPath: output))
-            print("wrote \(output) (\(chosen.rawValue), \(image.width)×\(image.height) px)")
-        } catch let error as KameraError {
-            FileHandle.standardError.write(Data("kamera: \(error.reason) (\(error.hint))\n".utf8))
-            throw ExitCode(1)
+            if output == "-" {
+                try StandardStreams.output(bytes: [UInt8](try ImageEncoder.encode(image, as: .png)))
+            } else {
+                try ImageEncoder.write(image, to: URL(fileURLWithPath: output))
+                try StandardStreams.outputLine("wrote \(output) (\(chosen.rawValue), \(image.width)×\(image.height) px)")
+            }
         }
     }
 }

@@ -14,9 +14,13 @@ struct ModelsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        try CommandFailure.run { try list() }
+    }
+
+    private func list() throws {
         let status = ModelStore.status()
         if json {
-            print(JSONValue.object([
+            try StandardStreams.outputLine(JSONValue.object([
                 ("directory", .string(ModelStore.directory.path)),
                 ("models", .array(status.map { entry in
                     .object([("file", .string(entry.model.fileName)), ("purpose", .string(entry.model.purpose)),
@@ -25,11 +29,11 @@ struct ModelsCommand: ParsableCommand {
                 })),
             ]).rendered())
         } else {
-            print("models in \(ModelStore.directory.path)")
+            try StandardStreams.outputLine("models in \(ModelStore.directory.path)")
             for entry in status {
                 let state = entry.size == nil ? "missing" : (entry.verified ? "ok" : "CORRUPT")
                 let size = entry.size.map { String(format: "%.2f MB", Double($0) / 1_000_000) } ?? "-"
-                print([entry.model.fileName.padding(toLength: 36, withPad: " ", startingAt: 0),
+                try StandardStreams.outputLine([entry.model.fileName.padding(toLength: 36, withPad: " ", startingAt: 0),
                        size.padding(toLength: 10, withPad: " ", startingAt: 0),
                        state.padding(toLength: 8, withPad: " ", startingAt: 0),
                        entry.model.source.padding(toLength: 28, withPad: " ", startingAt: 0),
@@ -37,7 +41,7 @@ struct ModelsCommand: ParsableCommand {
             }
         }
         if status.contains(where: { !$0.verified }) {
-            FileHandle.standardError.write(Data("kamera: \(ModelStore.installHint)\n".utf8))
+            StandardStreams.error("kamera: \(ModelStore.installHint)\n")
             throw ExitCode(1)
         }
     }

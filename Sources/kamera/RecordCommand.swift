@@ -17,31 +17,31 @@ struct RecordCommand: ParsableCommand {
     @Flag(name: .long, help: "Record the built-in test pattern.")
     var testPattern = false
 
-    @Argument(help: "A video file to re-record.")
+    @Argument(help: "A video file to re-record; - reads the stream from standard input.")
     var input: String?
 
-    @Option(name: .shortAndLong, help: "Output .mov or .mp4 (default: a new temp folder kamera.XXXXXX/kamera_movie.mov).")
+    @Option(name: .shortAndLong, help: "Output .mov, .mp4 or .m4v (default: a new temp folder kamera.XXXXXX/kamera_movie.mov).")
     var output: String?
 
-    @Option(name: .long, help: "Stop after this many seconds.")
+    @Option(name: .long, parsing: .unconditional, help: "Stop after this many seconds.")
     var duration: Double?
 
-    @Option(name: .long, help: "Stop before the file exceeds this many bytes.")
+    @Option(name: .long, parsing: .unconditional, help: "Stop before the file exceeds this many bytes.")
     var maxSize: Int64?
 
-    @Option(name: .long, help: "Stop when the disk has fewer free bytes than this.")
+    @Option(name: .long, parsing: .unconditional, help: "Stop when the disk has fewer free bytes than this.")
     var minFreeDisk: Int64?
 
-    @Option(name: .long, help: "Seconds per fragment; a crash loses at most one. 0: a plain, non-fragmented movie.")
+    @Option(name: .long, parsing: .unconditional, help: "Seconds per fragment; a crash loses at most one. 0: a plain, non-fragmented movie.")
     var fragmentInterval = 1.0
 
-    @Option(name: .long, help: "Clockwise rotation metadata: 0, 90, 180 or 270.")
+    @Option(name: .long, parsing: .unconditional, help: "Clockwise rotation metadata: 0, 90, 180 or 270.")
     var rotation = 0
 
     @Option(name: .long, help: "Test pattern size WIDTHxHEIGHT.")
     var size = "1280x720"
 
-    @Option(name: .long, help: "Test pattern frames per second.")
+    @Option(name: .long, parsing: .unconditional, help: "Test pattern frames per second.")
     var fps = 30.0
 
     @Flag(name: .long, help: "Pace the test pattern or file at real time instead of as fast as possible.")
@@ -50,26 +50,44 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: "x264 preset (ultrafast … veryslow).")
     var preset = "veryfast"
 
+    @OptionGroup var overwrite: OverwriteOptions
+
+    static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
     func validate() throws {
         let sources = (camera != nil ? 1 : 0) + (testPattern ? 1 : 0) + (input != nil ? 1 : 0)
         guard sources == 1 else { throw ValidationError("give exactly one source: --camera DEVICE, --test-pattern or INPUT") }
         if testPattern && duration == nil && maxSize == nil && !realtime {
             throw ValidationError("the test pattern never ends: give --duration or --max-size (or --realtime and Ctrl-C)")
         }
+        if output == "-" { throw ValidationError("cannot record to standard output: give -o FILE.mp4") }
+        if let output { try CommandFailure.validating { try MovieRecorder.validateContainer(of: URL(fileURLWithPath: output)) } }
+        guard Self.presets.contains(preset) else { throw ValidationError("--preset must be one of \(Self.presets.joined(separator: ", "))") }
+        let pattern = try patternSize()
+        // The same checks the recorder makes, before any file is touched.
+        try CommandFailure.validating { try RecordingSettings(width: testPattern ? pattern.width & ~1 : 2, height: testPattern ? pattern.height & ~1 : 2,
+                              frameRate: testPattern ? fps : 30, fragmentInterval: fragmentInterval, maximumDuration: duration,
+                              maximumFileSize: maxSize, minimumFreeDiskSpace: minFreeDisk, rotation: rotation).validate() }
+    }
+
+    private func patternSize() throws -> (width: Int, height: Int) {
+        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (2...16384).contains(parts[0]), (2...16384).contains(parts[1]) else {
+            throw ValidationError("--size must be WIDTHxHEIGHT, 2…16384 each, e.g. 1280x720")
+        }
+        return (parts[0], parts[1])
     }
 
     func run() throws {
         // Ctrl-C and SIGTERM finish the movie instead of killing it mid-write.
         let interrupt = InterruptFlag()
-        do {
+        try CommandFailure.run {
+            if let output { try overwrite.check(output) }
             let summary = try record(until: interrupt)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardError.write(Data("\n".utf8))
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
-        } catch let error as KameraError {
-            FileHandle.standardError.write(Data("\nkamera: \(error.reason) (\(error.hint))\n".utf8))
-            throw ExitCode(1)
+            StandardStreams.endProgress()
+            try StandardStreams.outputLine(String(decoding: try encoder.encode(summary), as: UTF8.self))
         }
     }
 
@@ -78,19 +96,18 @@ struct RecordCommand: ParsableCommand {
         var width: Int, height: Int, rate: Double
         var pace = realtime
         if testPattern {
-            let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2 else { throw ValidationError("--size must be WIDTHxHEIGHT") }
-            let pattern = TestPatternSource(width: parts[0], height: parts[1], frameRate: fps)
+            let parts = try patternSize()
+            let pattern = TestPatternSource(width: parts.width, height: parts.height, frameRate: fps)
             var index = 0
             next = {
                 defer { index += 1 }
                 return pattern.frame(index)
             }
-            (width, height, rate) = (parts[0], parts[1], fps)
+            (width, height, rate) = (parts.width, parts.height, fps)
         } else {
             let reader = camera != nil
                 ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!))
-                : try MovieReader(path: input!)
+                : try MovieReader(path: input == "-" ? "pipe:0" : input!)
             next = { try reader.nextFrame() }
             (width, height, rate) = (reader.width, reader.height, reader.frameRate ?? 30)
             if camera != nil { pace = false }  // a camera delivers in real time by itself
@@ -112,8 +129,8 @@ struct RecordCommand: ParsableCommand {
             if recorder.recordedDuration - lastReport >= 1 {
                 lastReport = recorder.recordedDuration
                 let megabytes = Double(recorder.recordedFileSize) / 1_000_000
-                FileHandle.standardError.write(Data(String(format: "\rrecording %.1f s, %d frames, %.2f MB", recorder.recordedDuration,
-                                                           recorder.recordedFrames, megabytes).utf8))
+                StandardStreams.progress(String(format: "recording %.1f s, %d frames, %.2f MB", recorder.recordedDuration,
+                                                recorder.recordedFrames, megabytes))
             }
         }
         return try recorder.finish()

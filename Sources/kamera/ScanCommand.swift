@@ -17,7 +17,7 @@ struct ScanCommand: ParsableCommand {
             Ctrl-C finishes cleanly.
             """)
 
-    @Argument(help: "A video file (anything FFmpeg reads).")
+    @Argument(help: "A video file (anything FFmpeg reads); - reads the stream from standard input.")
     var input: String?
 
     @Option(name: .long, help: "A V4L2 camera instead of a file, e.g. /dev/video0.")
@@ -29,53 +29,58 @@ struct ScanCommand: ParsableCommand {
     @Flag(name: .long, help: "With faces: landmark regions per face.")
     var landmarks = false
 
+    @Option(name: .long, parsing: .unconditional, help: "With faces: lowest detection confidence reported, 0…1 (default 0.5).")
+    var minConfidence: Float?
+
     @Flag(name: .long, help: "Read codes.")
     var barcodes = false
 
     @Option(name: .long, help: "Write the JSON lines here instead of stdout.")
     var events: String?
 
-    @Option(name: .long, help: "Write an annotated movie (.mp4 or .mov) here.")
+    @Option(name: .long, help: "Write an annotated movie (.mp4, .m4v or .mov) here.")
     var annotate: String?
 
     @Flag(name: .long, help: "Keep up with real time: skip frames while behind (files are paced at their frame rate).")
     var realtime = false
 
-    @Option(name: .long, help: "Stop after this many frames.")
+    @Option(name: .long, parsing: .unconditional, help: "Stop after this many frames.")
     var maxFrames: Int?
+
+    @OptionGroup var overwrite: OverwriteOptions
 
     func validate() throws {
         guard (input == nil) != (camera == nil) else { throw ValidationError("give exactly one source: INPUT or --camera DEVICE") }
+        if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
+        if let minConfidence, !(0...1).contains(minConfidence) { throw ValidationError("--min-confidence must be between 0 and 1") }
+        if let annotate { try CommandFailure.validating { try MovieRecorder.validateContainer(of: URL(fileURLWithPath: annotate)) } }
+        if let events, events == annotate { throw ValidationError("--events and --annotate name the same file") }
     }
 
     func run() throws {
         let interrupt = InterruptFlag()
-        do {
+        try CommandFailure.run {
+            try overwrite.check([events, annotate].compactMap { $0 })
             try scan(until: interrupt)
-        } catch let error as KameraError {
-            FileHandle.standardError.write(Data("\nkamera: \(error.reason) (\(error.hint))\n".utf8))
-            throw ExitCode(1)
         }
     }
 
     private func scan(until interrupt: InterruptFlag) throws {
-        let reader = camera != nil ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!)) : try MovieReader(path: input!)
+        let reader = camera != nil ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!))
+            : try MovieReader(path: input == "-" ? "pipe:0" : input!)
         let both = !faces && !barcodes
         let rate = reader.frameRate ?? 30
+        var faceDetection = DetectFaceRectanglesRequest()
+        if let minConfidence { faceDetection.minimumConfidence = minConfidence }
         let scanner = try LiveScanner(configuration: LiveScanner.Configuration(
             detectsFaces: faces || both, detectsLandmarks: landmarks,
             barcodes: barcodes || both ? DetectBarcodesRequest(effort: .fast) : nil,
+            faceDetection: faceDetection,
             frameBudget: realtime ? 1 / rate : nil))
-        let output: FileHandle
-        if let events {
-            guard FileManager.default.createFile(atPath: events, contents: nil) , let handle = FileHandle(forWritingAtPath: events) else {
-                throw KameraError.writeFailed(path: events, reason: "cannot create the file")
-            }
-            output = handle
-        } else {
-            output = FileHandle.standardOutput
+        let eventFile = try events.map(CheckedFile.init(creating:))
+        func emit(_ line: String) throws {
+            if let eventFile { try eventFile.write(line + "\n") } else { try StandardStreams.outputLine(line) }
         }
-        defer { if events != nil { try? output.close() } }
         var recorder: MovieRecorder?
         if let annotate {
             recorder = try MovieRecorder(url: URL(fileURLWithPath: annotate),
@@ -97,7 +102,7 @@ struct ScanCommand: ParsableCommand {
             scanned += 1
             result.faces.forEach { facesSeen.insert($0.faceID) }
             result.barcodes.forEach { codesSeen.insert($0.key) }
-            output.write(Data((ScanRecord.line(result) + "\n").utf8))
+            try emit(ScanRecord.line(result))
             if let recorder {
                 var canvas = Canvas(frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8))
                 ScanOverlay().draw(result, on: &canvas, font: font)
@@ -107,42 +112,40 @@ struct ScanCommand: ParsableCommand {
             let now = Date().timeIntervalSince(started)
             if now - lastReport >= 1 {
                 lastReport = now
-                FileHandle.standardError.write(Data(String(format: "\rscan: %d frames (%.1f fps), %d skipped, t=%.1f s, %d faces, %d codes seen",
-                                                           scanned, Double(scanned) / max(now, 1e-3), skipped, frame.time,
-                                                           facesSeen.count, codesSeen.count).utf8))
+                StandardStreams.progress(String(format: "scan: %d frames (%.1f fps), %d skipped, t=%.1f s, %d faces, %d codes seen",
+                                                scanned, Double(scanned) / max(now, 1e-3), skipped, frame.time,
+                                                facesSeen.count, codesSeen.count))
             }
         }
-        let end = scanner.finish()
-        output.write(Data((ScanRecord.endLine(end) + "\n").utf8))
+        try emit(ScanRecord.endLine(scanner.finish()))
+        try eventFile?.close()
         let summary = try recorder?.finish()
         let seconds = Date().timeIntervalSince(started)
-        FileHandle.standardError.write(Data(String(format: "\rscan: %d frames in %.1f s (%.1f fps), %d skipped, %d faces, %d codes%@\n",
-                                                   scanned, seconds, Double(scanned) / max(seconds, 1e-3), skipped, facesSeen.count,
-                                                   codesSeen.count, summary.map { ", annotated movie \($0.path)" } ?? "").utf8))
+        StandardStreams.progress(String(format: "scan: %d frames in %.1f s (%.1f fps), %d skipped, %d faces, %d codes%@",
+                                        scanned, seconds, Double(scanned) / max(seconds, 1e-3), skipped, facesSeen.count,
+                                        codesSeen.count, summary.map { ", annotated movie \($0.path)" } ?? ""))
+        StandardStreams.endProgress()
     }
 }
 
 /// The JSON line `kamera scan` writes per frame.
 enum ScanRecord {
     static func line(_ scan: FrameScan) -> String {
-        func round(_ v: Double, _ digits: Double) -> JSONValue { .number((v * digits).rounded() / digits) }
         let faces: [JSONValue] = scan.faces.map { face in
-            guard case .object(let members) = FaceRecord(observation: face.observation).jsonValue else { return .null }
-            return .object([("faceID", .int(face.faceID)), ("rollAngle", round(face.rollAngle, 10)), ("yawAngle", round(face.yawAngle, 10)),
-                            ("detected", .bool(face.isDetected))] + members)
+            .object([("faceID", .int(face.faceID)), ("detected", .bool(face.isDetected))] + FaceRecord(observation: face.observation).members)
         }
         let codes: [JSONValue] = scan.barcodes.map { code in
             guard case .object(let members) = BarcodeRecord(code.observation).jsonValue else { return .null }
             return .object([("key", .string(code.key)), ("state", .string(code.state.rawValue))] + members)
         }
         return JSONValue.object([
-            ("t", round(scan.time, 1000)), ("frame", .int(scan.frameIndex)),
+            ("t", .seconds(scan.time)), ("frame", .int(scan.frameIndex)),
             ("faces", .array(faces)), ("barcodes", .array(codes)), ("events", events(scan.events)),
         ]).compact()
     }
 
     static func endLine(_ events: [ScanEvent]) -> String {
-        JSONValue.object([("t", .number(events.first?.time ?? 0)), ("end", .bool(true)), ("events", self.events(events))]).compact()
+        JSONValue.object([("t", .seconds(events.first?.time ?? 0)), ("end", .bool(true)), ("events", self.events(events))]).compact()
     }
 
     private static func events(_ events: [ScanEvent]) -> JSONValue {

@@ -5,11 +5,12 @@ import Kamera
 struct SymbologiesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "symbologies", abstract: "List the barcode symbologies.")
 
-    func run() {
-        print("NAME               2D   GENERATE")
+    func run() throws {
+        var lines = ["NAME               2D   GENERATE"]
         for symbology in BarcodeSymbology.allCases {
-            print(symbology.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
+            lines.append(symbology.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
                 + (symbology.isTwoDimensional ? " yes  " : " no   ") + (symbology.isGeneratable ? "yes" : "no"))
         }
+        try CommandFailure.run { try StandardStreams.outputLine(lines.joined(separator: "\n")) }
     }
 }

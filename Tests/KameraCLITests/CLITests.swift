@@ -6,13 +6,17 @@ import Testing
 /// Runs the built `kamera` executable as a user would.
 struct CLIRun {
     var status: Int32
-    var stdout: String
+    var stdoutData: Data
     var stderr: String
+
+    var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
 
     var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] }
 }
 
-func kamera(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
+/// `stdin`: bytes piped to the command; `stdoutPath`: a file standard output goes to instead
+/// of a pipe (e.g. /dev/full).
+func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, stdoutPath: String? = nil) throws -> CLIRun {
     // The test runner sits next to the products of the same build.
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     var executable = directory.appendingPathComponent("kamera")
@@ -26,13 +30,33 @@ func kamera(_ arguments: [String], environment: [String: String] = [:]) throws -
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
     let out = Pipe(), err = Pipe()
-    process.standardOutput = out
+    if let stdoutPath {
+        guard let file = FileHandle(forWritingAtPath: stdoutPath) else { throw CocoaError(.fileNoSuchFile) }
+        process.standardOutput = file
+    } else {
+        process.standardOutput = out
+    }
     process.standardError = err
+    let input = Pipe()
+    process.standardInput = input
     try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    // Feed stdin from another thread so a command that writes before reading cannot deadlock;
+    // a command that exits without reading it must not kill the test runner with SIGPIPE.
+    let writer = input.fileHandleForWriting
+    if let stdin {
+        signal(SIGPIPE, SIG_IGN)
+        Thread {
+            try? writer.write(contentsOf: stdin)
+            try? writer.close()
+        }.start()
+    } else {
+        try? writer.close()
+    }
+    if stdoutPath != nil { try? out.fileHandleForWriting.close() }
+    let stdout = stdoutPath == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    return CLIRun(status: process.terminationStatus, stdoutData: stdout, stderr: String(decoding: stderr, as: UTF8.self))
 }
 
 @Suite struct CLITests {
@@ -148,6 +172,7 @@ func kamera(_ arguments: [String], environment: [String: String] = [:]) throws -
     @Test func invalidArgumentsFailWithAMessage() throws {
         let bad = try kamera(["generate", "ean13", "letters", "-o", dir.appendingPathComponent("x.png").path])
         #expect(bad.status == 1 && bad.stderr.contains("ean13"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.png").path))
         #expect(try kamera(["generate", "nope", "x", "-o", dir.appendingPathComponent("y.png").path]).status != 0)
         #expect(try kamera(["generate", "qr", "x", "-o", dir.appendingPathComponent("y.gif").path]).status != 0)
         let unknown = try kamera(["detect", "--symbologies", "qr,bogus", "a.png"])
@@ -162,6 +187,8 @@ func kamera(_ arguments: [String], environment: [String: String] = [:]) throws -
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("decoded 11 of 11 codes; found 3 faces with landmarks in 3 photos; tracked 1 face ID(s) and 1 code(s)"))
         #expect(run.stdout.contains("recorded 60 frames (maximumDurationReached) and a 100×56 thumbnail"))
+        // A readable table and the summary, not thousands of lines of JSON (that is --json).
+        #expect(run.stdout.hasPrefix("INPUT") && run.stdout.split(separator: "\n").count < 80)
         for file in ["scene1.annotated.png", "text.annotated.png", "pattern.mov", "pattern_thumbnail.png",
                      "faces_astronaut.annotated.png", "live.annotated.mp4"] {
             #expect(FileManager.default.fileExists(atPath: out + "/" + file), "\(file)")

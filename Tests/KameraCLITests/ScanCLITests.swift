@@ -48,7 +48,7 @@ import Testing
         #expect(lostAt.map { $0 >= 1.15 && $0 <= 1.3 } == true, "lost at \(String(describing: lostAt))")
         #expect((records.last?["end"] as? Bool) == true)
         let firstFace = try #require((records[5]["faces"] as? [[String: Any]])?.first)
-        #expect(firstFace["rollAngle"] is Double && firstFace["yawAngle"] is Double && firstFace["pixelBox"] != nil)
+        #expect(firstFace["roll"] is Double && firstFace["yaw"] is Double && firstFace["faceID"] is Int && firstFace["pixelBox"] != nil)
         // The annotated movie has every frame, with the red face layer drawn.
         let reader = try MovieReader(path: annotated.path)
         var frames = 0

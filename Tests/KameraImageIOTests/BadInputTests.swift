@@ -8,9 +8,10 @@ import Testing
 @Suite struct BadInputTests {
     let photo = try! SampleMedia.photo("messi5.jpg").pixelBuffer
 
-    private func expectError(_ data: Data, _ matches: (KameraError) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectError(_ data: Data, options: ImageDecodingOptions = .init(), _ matches: (KameraError) -> Bool,
+                             sourceLocation: SourceLocation = #_sourceLocation) {
         do {
-            _ = try ImageDecoder.decode(data, path: "input")
+            _ = try ImageDecoder.decode(data, path: "input", options: options)
             Issue.record("decoding succeeded", sourceLocation: sourceLocation)
         } catch let error as KameraError {
             #expect(matches(error), "unexpected error \(error)", sourceLocation: sourceLocation)
@@ -59,7 +60,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [ImageEncoding.jpeg(quality: 90), .png, .webp(quality: 80), .webpLossless])
+    @Test(arguments: [ImageEncoding.png, .webp(quality: 80), .webpLossless])
     func truncatedFiles(encoding: ImageEncoding) throws {
         let full = try ImageEncoder.encode(photo, as: encoding)
         for fraction in [0.1, 0.5, 0.9] {
@@ -69,6 +70,36 @@ import Testing
         }
         // Only the signature left.
         expectError(full.prefix(12)) { if case .corruptImage = $0 { true } else { false } }
+    }
+
+    /// JPEGs are decoded as browsers and FFmpeg show them when mostly present: the damage is
+    /// reported, the decoded part matches the intact image. Cut near the start, or with
+    /// `acceptsDamagedData` off, they are errors.
+    @Test func damagedJPEGs() throws {
+        let full = try ImageEncoder.encode(photo, as: .jpeg(quality: 90))
+        let intact = try ImageDecoder.decode(full).pixelBuffer
+        #expect(try ImageDecoder.decode(full).damage == nil)
+        let cut = try ImageDecoder.decode(full.prefix(full.count * 9 / 10), path: "cut")
+        let damage = try #require(cut.damage)
+        #expect(damage.contains("Premature end of JPEG file") && damage.contains("rows missing"), "\(damage)")
+        // The top 80 % is the intact image.
+        let rows = intact.height * 8 / 10, rowBytes = intact.bytesPerRow
+        #expect(cut.pixelBuffer.bytes[0..<(rows * rowBytes)] == intact.bytes[0..<(rows * rowBytes)])
+        expectError(full.prefix(full.count * 9 / 10), options: ImageDecodingOptions(acceptsDamagedData: false)) {
+            if case .corruptImage(_, "JPEG", _) = $0 { true } else { false }
+        }
+        for fraction in [0.1, 0.3] {
+            expectError(full.prefix(Int(Double(full.count) * fraction))) {
+                if case .corruptImage(_, "JPEG", let reason) = $0 { reason.contains("rows are present") } else { false }
+            }
+        }
+        expectError(full.prefix(12)) { if case .corruptImage = $0 { true } else { false } }
+        // Bytes flipped in the middle of the entropy-coded data: decoded, damage reported.
+        var flipped = [UInt8](full)
+        for i in stride(from: full.count / 2, to: full.count / 2 + 64, by: 8) { flipped[i] ^= 0x55 }
+        let corrupt = try ImageDecoder.decode(Data(flipped))
+        #expect(corrupt.damage != nil || corrupt.pixelBuffer.bytes != intact.bytes)
+        #expect(corrupt.width == intact.width && corrupt.height == intact.height)
     }
 
     @Test func corruptPNGData() throws {

@@ -189,6 +189,50 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
         }
         let recorder = try MovieRecorder(url: URL(fileURLWithPath: temporaryFile("wrong.mov")), settings: RecordingSettings(width: 320, height: 240))
         #expect(throws: KameraError.self) { try recorder.append(noiseFrame(1, width: 160, height: 120), at: 0) }
+        // Limits that could never stop a recording, or stop it before it starts, are refused.
+        let bad: [RecordingSettings] = [
+            RecordingSettings(width: 320, height: 240, maximumDuration: .nan),
+            RecordingSettings(width: 320, height: 240, maximumDuration: 0),
+            RecordingSettings(width: 320, height: 240, maximumDuration: -1),
+            RecordingSettings(width: 320, height: 240, frameRate: .infinity),
+            RecordingSettings(width: 320, height: 240, fragmentInterval: .nan),
+            RecordingSettings(width: 320, height: 240, maximumFileSize: 0),
+        ]
+        let badPath = temporaryFile("bad.mp4")
+        for settings in bad {
+            #expect(throws: KameraError.self) { try MovieRecorder(url: URL(fileURLWithPath: badPath), settings: settings) }
+        }
+        #expect(!FileManager.default.fileExists(atPath: badPath))
+        // MP4 data in a file named .avi would lie about what it is.
+        for (name, named) in [("movie.avi", "not .avi"), ("movie.mkv", "not .mkv"), ("movie", "not no extension")] {
+            let path = temporaryFile(name)
+            do {
+                _ = try MovieRecorder(url: URL(fileURLWithPath: path), settings: RecordingSettings(width: 320, height: 240))
+                Issue.record("recorded into \(name)")
+            } catch KameraError.invalidArgument(let message) {
+                #expect(message.contains("recordings are MPEG-4 (.mp4, .m4v) or QuickTime (.mov) movies, \(named)"), "\(message)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+        #expect(throws: Never.self) { try MovieRecorder.validateContainer(of: URL(fileURLWithPath: "clip.M4V")) }
+    }
+
+    @Test func aRecordingWithoutFramesIsAnErrorAndRemoved() throws {
+        let empty = temporaryFile("empty.mp4")
+        let recorder = try MovieRecorder(url: URL(fileURLWithPath: empty), settings: RecordingSettings(width: 320, height: 240))
+        #expect(throws: KameraError.self) { try recorder.finish() }
+        #expect(!FileManager.default.fileExists(atPath: empty))
+        // A size limit below the first frame: stopped before any frame, reported as such.
+        let tiny = temporaryFile("tiny.mp4")
+        let limited = try MovieRecorder(url: URL(fileURLWithPath: tiny), settings: RecordingSettings(width: 320, height: 240, maximumFileSize: 100))
+        #expect(try limited.append(noiseFrame(2), at: 0) == false)
+        do {
+            _ = try limited.finish()
+            Issue.record("an empty recording finished")
+        } catch KameraError.nothingRecorded(let path, let reason) {
+            #expect(path == tiny && reason.contains("larger than the size limit of 100 bytes"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: tiny))
     }
 
     @Test func cameraDiscoveryWithoutCameras() throws {

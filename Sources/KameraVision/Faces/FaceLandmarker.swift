@@ -79,7 +79,11 @@ struct FaceLandmarker: Sendable {
         regions[.rightPupil] = [normalized(usesIris ? pupil(points, corners: FaceMeshTopology.rightEyeCorners, sampler: sampler)
                                                     : eyeCentre(FaceMeshTopology.rightEye))]
         let landmarks = FaceLandmarks(regions: regions, meshPoints: points, confidence: presence, faceBox: box)
-        return (landmarks, HeadPose.angles(mesh: points))
+        // Roll is the eye line as seen, as for detection (Vision's in-plane roll, what the face
+        // layer is turned by); yaw and pitch come from the mesh's 3-D pose.
+        let left = eyeCentre(FaceMeshTopology.leftEye), right = eyeCentre(FaceMeshTopology.rightEye)
+        let pose = HeadPose.angles(mesh: points).map { (roll: atan2(-(left.y - right.y), left.x - right.x), yaw: $0.yaw, pitch: $0.pitch) }
+        return (landmarks, pose)
     }
 
     /// Runs Face Mesh on `rect`: 468 points in image pixels and the face-presence score.

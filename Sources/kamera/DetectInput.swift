@@ -1,0 +1,68 @@
+import Foundation
+import Kamera
+
+/// One image `kamera detect` analyses: a file, or image bytes piped to standard input.
+enum DetectInput: Sendable {
+    case file(String)
+    case bytes(name: String, Data)
+
+    /// What the result's `input` field says.
+    var name: String {
+        switch self {
+        case .file(let path): path
+        case .bytes(let name, _): name
+        }
+    }
+
+    func image(options: ImageDecodingOptions) throws -> Image {
+        switch self {
+        case .file(let path): try Image(contentsOf: URL(fileURLWithPath: path), options: options)
+        case .bytes(let name, let data): try ImageDecoder.decode(data, path: name, options: options)
+        }
+    }
+
+    /// The inputs for the command's arguments. `-` reads standard input once: image bytes
+    /// (`cat photo.jpg | kamera detect -`) when they start like a JPEG, PNG or WebP file,
+    /// otherwise a list of paths, one per line (`find … | kamera detect -`).
+    static func resolve(_ arguments: [String], readStandardInput: () throws -> Data = StandardInputReader.readAll) throws -> [DetectInput] {
+        var inputs: [DetectInput] = []
+        var readStdin = false
+        for argument in arguments {
+            guard argument == "-" else {
+                inputs.append(.file(argument))
+                continue
+            }
+            guard !readStdin else { throw KameraError.invalidArgument("- (standard input) can be given only once") }
+            readStdin = true
+            let data = try readStandardInput()
+            if ImageFileFormat.detect(data) != nil {
+                inputs.append(.bytes(name: "-", data))
+            } else {
+                let text = String(decoding: data, as: UTF8.self)
+                inputs += text.split(whereSeparator: \.isNewline).map { String($0) }
+                    .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map(DetectInput.file)
+            }
+        }
+        return inputs
+    }
+}
+
+/// Standard input read to its end, refusing more than an image file may hold.
+enum StandardInputReader {
+    static func readAll() throws -> Data {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count == 0 { return data }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw KameraError.unreadableFile(path: "standard input", reason: String(cString: strerror(errno)))
+            }
+            data.append(contentsOf: chunk[0..<count])
+            guard data.count <= Image.maximumFileSize else {
+                throw KameraError.unreadableFile(path: "standard input", reason: "more than \(Image.maximumFileSize) bytes")
+            }
+        }
+    }
+}
