@@ -16,5 +16,8 @@ fi
 export KAMERA_LITERT_PYTHON="$LITERT_VENV/bin/python"
 # Its own build folder: -enable-testing objects must not mix with the demo's release build
 # in .build (a mixed incremental build crashed on a changed struct layout).
-swift build -c release -Xswiftc -enable-testing --scratch-path .build-test --product kamera
-swift test -c release -Xswiftc -enable-testing --scratch-path .build-test "$@"
+# One build of everything (the tests run the `kamera` executable), then the tests without
+# rebuilding: building the product and then `swift test` with separate plans recompiled every
+# module twice per run; this way a second run only compiles what changed.
+swift build -c release -Xswiftc -enable-testing --scratch-path .build-test --build-tests
+swift test -c release -Xswiftc -enable-testing --scratch-path .build-test --skip-build "$@"
