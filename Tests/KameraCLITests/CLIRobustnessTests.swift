@@ -27,7 +27,8 @@ import Testing
     @Test func aFullStandardOutputIsAnErrorNotACrashOrASilentCut() throws {
         let scene = try qrScene()
         let megamind = try SampleMedia.url("Megamind.avi").path
-        for arguments in [["detect", scene], ["symbologies"], ["models", "--json"], ["scan", megamind, "--max-frames", "3", "--barcodes"]] {
+        for arguments in [["detect", scene], ["symbologies"], ["models", "--json"], ["scan", megamind, "--max-frames", "3", "--barcodes"],
+                          ["record", "--test-pattern", "--size", "320x240", "--duration", "0.2", "-o", path("full.mp4")]] {
             let run = try kamera(arguments, stdoutPath: "/dev/full")
             #expect(run.status == 1, "\(arguments): \(run.status) \(run.stderr)")
             #expect(run.stderr.contains("cannot write standard output: No space left on device"), "\(arguments): \(run.stderr)")
@@ -125,6 +126,20 @@ import Testing
         #expect(thumbnail.status == 0)
         let image = try Image(data: thumbnail.stdoutData)
         #expect(image.width == 100 && image.height == 75)
+    }
+
+    @Test func minimumConfidenceFiltersFaces() throws {
+        let astronaut = try SampleMedia.url("astronaut.png").path
+        func faces(_ extra: [String]) throws -> [[String: Any]] {
+            let run = try kamera(["detect", "--faces"] + extra + [astronaut])
+            #expect(run.status == 0, "\(run.stderr)")
+            return try #require((run.json?["results"] as? [[String: Any]])?.first?["faces"] as? [[String: Any]])
+        }
+        let found = try faces([])
+        #expect(found.count == 1)
+        let confidence = try #require(found.first?["confidence"] as? Double)
+        #expect(try faces(["--min-confidence", String(confidence - 0.01)]).count == 1)
+        #expect(try faces(["--min-confidence", String(min(1, confidence + 0.01))]).isEmpty)
     }
 
     @Test func thumbnailsNeverEnlarge() throws {
