@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import Foundation
 import Kamera
 
@@ -18,7 +19,6 @@ struct DetectCommand: AsyncParsableCommand {
             """
     )
 
-    enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case json, table }
 
     @Flag(name: .long, help: "Detect barcodes (the default when no detector is named).")
     var barcodes = false
@@ -56,8 +56,20 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Draw the results onto a copy of the image: a file for one input, a directory for several.")
     var annotate: String?
 
-    @Option(name: .long, help: "Output format: json or table.")
-    var format: OutputFormat = .json
+    @Option(name: .long, help: "Output format: json (one document), jsonl (one line per file as it finishes) or table.")
+    var format: DetectionOutput.Format?
+
+    @Option(name: .long, parsing: .unconditional, help: "Files analysed at once (default: one per core).")
+    var jobs: Int?
+
+    @Flag(name: .long, help: "Print each result as soon as it is ready instead of in input order.")
+    var unordered = false
+
+    @Option(name: .long, help: "Append JSON Lines results to this file and skip the inputs it already holds (restartable batches).")
+    var resume: String?
+
+    @Option(name: .long, help: "Analyse only part I of N of the inputs (every N-th from the I-th, from 0), e.g. 3/8.")
+    var shard: String?
 
     @Option(name: .long, parsing: .unconditional, help: "Refuse images with more pixels than this (decompression-bomb guard).")
     var maxPixels = ImageDecodingOptions().maximumPixelCount
@@ -71,7 +83,11 @@ struct DetectCommand: AsyncParsableCommand {
     var files: [String]
 
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("give at least one image file") }
+        guard !files.isEmpty else { throw ValidationError("give at least one image file or directory") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let shard, Shard(shard) == nil { throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4") }
+        if resume != nil, let format, format != .jsonl { throw ValidationError("--resume writes JSON Lines; drop --format or use --format jsonl") }
+        if resume != nil, annotate != nil, !(annotate!.hasSuffix("/")) { throw ValidationError("with --resume, --annotate must be a directory (ending in /)") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
         if let minFaceSize, !(minFaceSize.isFinite && minFaceSize > 0) { throw ValidationError("--min-face-size must be a positive number of pixels") }
         if let minConfidence, !(0...1).contains(minConfidence) { throw ValidationError("--min-confidence must be between 0 and 1") }
@@ -96,7 +112,17 @@ struct DetectCommand: AsyncParsableCommand {
     }
 
     private func detect() async throws {
-        let inputs = try DetectInput.resolve(files)
+        var inputs = try DetectInput.resolve(files)
+        if let shard = shard.flatMap(Shard.init) {
+            inputs = inputs.enumerated().filter { shard.contains(position: $0.offset) }.map(\.element)
+        }
+        let log = try resume.map(ResumeLog.init(path:))
+        var skipped = 0
+        if let done = log?.finishedInputs, !done.isEmpty {
+            let before = inputs.count
+            inputs.removeAll { done.contains($0.name) }
+            skipped = before - inputs.count
+        }
         let chosenEffort: DetectBarcodesRequest.Effort = tryHarder ? .thorough : (effort.flatMap(DetectBarcodesRequest.Effort.init) ?? .balanced)
         let request = DetectBarcodesRequest(symbologies: try symbologies.map(parsedSymbologies) ?? BarcodeSymbology.allCases,
                                             effort: chosenEffort)
@@ -109,26 +135,58 @@ struct DetectCommand: AsyncParsableCommand {
         let annotationTargets = try annotationPaths(for: inputs)
         try overwrite.check(annotationTargets ?? [])
         let decoding = ImageDecodingOptions(maximumPixelCount: maxPixels, acceptsDamagedData: !strict)
-
-        // Files are independent: analyse them concurrently, report them in the order given.
-        let results = await withTaskGroup(of: (Int, DetectionReport.FileResult).self) { group in
-            var next = 0
-            var collected: [(Int, DetectionReport.FileResult)] = []
-            let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
-            func addTask(_ index: Int) {
-                let input = inputs[index], target = annotationTargets?[index]
-                group.addTask { (index, Self.analyse(input, analysis: analysis, decoding: decoding, annotateTo: target)) }
+        let output = DetectionOutput(format: log != nil ? .jsonl : format ?? .json, file: try log?.open())
+        let progress = BatchProgress(total: inputs.count, skipped: skipped,
+                                     shown: StandardStreams.isTerminal(STDERR_FILENO) && (inputs.count > 1 || log != nil))
+        let jobs = self.jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var failures = 0
+        // Files are independent: `jobs` at a time, each on a thread of its own (not the
+        // cooperative pool); results leave in input order unless --unordered, holding at most
+        // a few per job while an earlier, slower file finishes.
+        try await withThrowingTaskGroup(of: (Int, DetectionReport.FileResult).self) { group in
+            var nextToStart = 0, nextToWrite = 0, running = 0
+            var waiting: [Int: DetectionReport.FileResult] = [:]
+            func startMore() {
+                while running < jobs, nextToStart < inputs.count, waiting.count < 4 * jobs {
+                    let index = nextToStart, input = inputs[index], target = annotationTargets?[index]
+                    group.addTask {
+                        await withCheckedContinuation { continuation in
+                            DispatchQueue.global().async {
+                                continuation.resume(returning: (index, Self.analyse(input, analysis: analysis, decoding: decoding, annotateTo: target)))
+                            }
+                        }
+                    }
+                    nextToStart += 1
+                    running += 1
+                }
             }
-            while next < min(width, inputs.count) { addTask(next); next += 1 }
-            for await result in group {
-                collected.append(result)
-                if next < inputs.count { addTask(next); next += 1 }
+            func emit(_ result: DetectionReport.FileResult) throws {
+                try output.write(result)
+                if result.error != nil { failures += 1 }
+                progress.advance(failed: result.error != nil)
             }
-            return collected.sorted { $0.0 < $1.0 }.map(\.1)
+            startMore()
+            while let (index, result) = try await group.next() {
+                running -= 1
+                if unordered {
+                    try emit(result)
+                } else {
+                    waiting[index] = result
+                    while let ready = waiting.removeValue(forKey: nextToWrite) {
+                        try emit(ready)
+                        nextToWrite += 1
+                    }
+                }
+                startMore()
+            }
         }
-        let report = DetectionReport(results: results)
-        try StandardStreams.outputLine(format == .json ? try report.json() : report.table())
-        if results.contains(where: { $0.error != nil }) { throw ExitCode(1) }
+        try output.finish()
+        progress.finish()
+        if let log {
+            // Results went to the file; say what happened so a log or a scheduler sees it.
+            StandardStreams.error("kamera: \(inputs.count) files analysed (\(failures) failed), \(skipped) already in \(log.path)\n")
+        }
+        if failures > 0 { throw ExitCode(1) }
     }
 
     /// Where each input's annotated copy goes: the path itself for one input, a file in the

@@ -21,15 +21,22 @@ enum DetectInput: Sendable {
         }
     }
 
-    /// The inputs for the command's arguments. `-` reads standard input once: image bytes
-    /// (`cat photo.jpg | kamera detect -`) when they start like a JPEG, PNG or WebP file,
-    /// otherwise a list of paths, one per line (`find … | kamera detect -`).
+    /// The inputs for the command's arguments. A directory stands for every JPEG, PNG and
+    /// WebP file below it, in path order (so every run, and every shard, sees one order). `-`
+    /// reads standard input once: image bytes (`cat photo.jpg | kamera detect -`) when they
+    /// start like a JPEG, PNG or WebP file, otherwise a list of paths, one per line
+    /// (`find … | kamera detect -`).
     static func resolve(_ arguments: [String], readStandardInput: () throws -> Data = StandardInputReader.readAll) throws -> [DetectInput] {
         var inputs: [DetectInput] = []
         var readStdin = false
         for argument in arguments {
             guard argument == "-" else {
-                inputs.append(.file(argument))
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue {
+                    inputs += try imageFiles(under: argument).map(DetectInput.file)
+                } else {
+                    inputs.append(.file(argument))
+                }
                 continue
             }
             guard !readStdin else { throw KameraError.invalidArgument("- (standard input) can be given only once") }
@@ -45,6 +52,42 @@ enum DetectInput: Sendable {
         }
         return inputs
     }
+}
+
+extension DetectInput {
+    /// Image files (by extension) below `directory`, recursively, sorted by path. Hidden files
+    /// and folders are skipped; symbolic links to folders are not followed (no cycles).
+    static func imageFiles(under directory: String) throws -> [String] {
+        let root = URL(fileURLWithPath: directory)
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                                                          options: [.skipsHiddenFiles]) else {
+            throw KameraError.unreadableFile(path: directory, reason: "cannot list the directory")
+        }
+        var files: [String] = []
+        for case let url as URL in walker where ImageFileFormat(pathExtension: url.pathExtension) != nil {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                // Keep the caller's spelling of the folder (relative stays relative).
+                let relative = url.path.hasPrefix(root.path + "/") ? String(url.path.dropFirst(root.path.count + 1)) : url.lastPathComponent
+                files.append(directory.hasSuffix("/") ? directory + relative : directory + "/" + relative)
+            }
+        }
+        return files.sorted()
+    }
+}
+
+/// `--shard i/n`: the i-th of n disjoint parts of a batch (every n-th input from the i-th,
+/// counting from 0), so machines that share nothing but the file list split it between them.
+struct Shard: Sendable, Equatable {
+    let index: Int
+    let count: Int
+
+    init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let index = parts[0], let count = parts[1], count >= 1, (0..<count).contains(index) else { return nil }
+        (self.index, self.count) = (index, count)
+    }
+
+    func contains(position: Int) -> Bool { position % count == index }
 }
 
 /// Standard input read to its end, refusing more than an image file may hold.

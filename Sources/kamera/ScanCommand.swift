@@ -77,7 +77,7 @@ struct ScanCommand: ParsableCommand {
             barcodes: barcodes || both ? DetectBarcodesRequest(effort: .fast) : nil,
             faceDetection: faceDetection,
             frameBudget: realtime ? 1 / rate : nil))
-        let eventFile = try events.map(CheckedFile.init(creating:))
+        let eventFile = try events.map { try CheckedFile(creating: $0) }
         func emit(_ line: String) throws {
             if let eventFile { try eventFile.write(line + "\n") } else { try StandardStreams.outputLine(line) }
         }

@@ -70,10 +70,10 @@ final class CheckedFile {
     let path: String
     private var descriptor: Int32
 
-    /// Creates or truncates `path`.
-    init(creating path: String) throws {
+    /// Creates or truncates `path`; `appending` keeps what is there and writes after it.
+    init(creating path: String, appending: Bool = false) throws {
         self.path = path
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (appending ? O_APPEND : O_TRUNC), 0o644)
         guard descriptor >= 0 else {
             throw KameraError.writeFailed(path: path, reason: String(cString: strerror(errno)))
         }
