@@ -56,6 +56,7 @@ void free_items(kzx_barcode *items, int count) {
         std::free(items[i].symbology_identifier);
         std::free(items[i].ec_level);
         std::free(items[i].content_type);
+        std::free(items[i].ean_add_on);
     }
     std::free(items);
 }
@@ -96,6 +97,8 @@ extern "C" int kzx_read(const uint8_t *pixels, int width, int height, int row_st
                                          ? static_cast<uint8_t>(options->max_symbols)
                                          : 255);
         reader.setTextMode(ZXing::TextMode::HRI);
+        if (options->ean_add_on >= 0 && options->ean_add_on <= 2)
+            reader.setEanAddOnSymbol(static_cast<ZXing::EanAddOnSymbol>(options->ean_add_on));
 
         ZXing::Barcodes barcodes = ZXing::ReadBarcodes(image, reader);
         if (!barcodes.empty()) {
@@ -116,7 +119,11 @@ extern "C" int kzx_read(const uint8_t *pixels, int width, int height, int row_st
                 throw std::bad_alloc();
             if (!bytes.empty())
                 std::memcpy(item.bytes, bytes.data(), bytes.size());
-            item.text = duplicate(barcode.text());
+            // HRI adds GS1's parentheses, which we want, but also turns control characters
+            // in ISO 15434 messages into Unicode control pictures; every other payload keeps
+            // its characters as they are (JSON escapes them, the table shows <GS>).
+            item.text = duplicate(barcode.contentType() == ZXing::ContentType::GS1 ? barcode.text(ZXing::TextMode::HRI)
+                                                                                    : barcode.text(ZXing::TextMode::Plain));
             item.symbology_identifier = duplicate(barcode.symbologyIdentifier());
             item.ec_level = duplicate(barcode.ecLevel());
             item.content_type = duplicate(content_type_name(barcode.contentType()));
@@ -129,6 +136,7 @@ extern "C" int kzx_read(const uint8_t *pixels, int width, int height, int row_st
             item.is_mirrored = barcode.isMirrored() ? 1 : 0;
             item.is_inverted = barcode.isInverted() ? 1 : 0;
             item.line_count = barcode.lineCount();
+            item.ean_add_on = duplicate(barcode.extra(ZXing::BarcodeExtra::EanAddOn));
         }
         out->items = items;
         out->count = filled;

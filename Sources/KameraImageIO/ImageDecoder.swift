@@ -9,7 +9,7 @@ public enum ImageDecoder {
         guard let format = ImageFileFormat.detect(data) else {
             throw KameraError.unsupportedFormat(path: path, detected: ImageFileFormat.describeUnknown(data))
         }
-        let pixels: PixelBuffer
+        var pixels: PixelBuffer
         let exif: [UInt8]?
         var damage: String?
         switch format {
@@ -23,6 +23,7 @@ public enum ImageDecoder {
             pixels = try WebPCodec.decode(data, path: path, options: options)
             exif = ExifOrientationReader.exifBlock(inWebP: data)
         }
+        if options.decodesLuminanceOnly && pixels.format != .gray8 { pixels = pixels.converted(to: .gray8) }
         let orientation = exif.flatMap(ExifOrientationReader.orientation(inExif:)) ?? .up
         let url = path.map { URL(fileURLWithPath: $0) }
         var image = Image(pixelBuffer: options.appliesOrientation ? pixels.applying(orientation) : pixels,

@@ -9,10 +9,15 @@ public struct ImageDecodingOptions: Sendable {
     /// rows are present (as browsers and FFmpeg show it); the damage is then described in
     /// `Image.damage`. `false`: any damage is a `corruptImage` error.
     public var acceptsDamagedData: Bool
+    /// Whether to decode to 8-bit luminance (`.gray8`): all that barcode and text reading
+    /// use. A JPEG then skips its colour planes' inverse DCT, upsampling and conversion.
+    public var decodesLuminanceOnly: Bool
 
-    public init(maximumPixelCount: Int = 120_000_000, appliesOrientation: Bool = true, acceptsDamagedData: Bool = true) {
+    public init(maximumPixelCount: Int = 120_000_000, appliesOrientation: Bool = true, acceptsDamagedData: Bool = true,
+                decodesLuminanceOnly: Bool = false) {
         self.maximumPixelCount = maximumPixelCount
         self.appliesOrientation = appliesOrientation
         self.acceptsDamagedData = acceptsDamagedData
+        self.decodesLuminanceOnly = decodesLuminanceOnly
     }
 }

@@ -24,8 +24,10 @@ enum JPEGCodec {
             }
             let isGray = colorspace == Int32(TJCS_GRAY.rawValue)
             let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
-            let decodeFormat: PixelFormat = isGray ? .gray8 : (isCMYK ? .rgba8 : .rgb8)
-            let tjFormat = isGray ? TJPF_GRAY : (isCMYK ? TJPF_CMYK : TJPF_RGB)
+            // CMYK has no luminance plane to take: it is converted like any colour image.
+            let toGray = isGray || (options.decodesLuminanceOnly && !isCMYK)
+            let decodeFormat: PixelFormat = toGray ? .gray8 : (isCMYK ? .rgba8 : .rgb8)
+            let tjFormat = toGray ? TJPF_GRAY : (isCMYK ? TJPF_CMYK : TJPF_RGB)
             var buffer = PixelBuffer(width: Int(width), height: Int(height), format: decodeFormat)
             // libjpeg reports corrupt or missing entropy data as a warning and fills in what it
             // cannot decode; STOPONWARNING makes any such damage an error (the strict mode).

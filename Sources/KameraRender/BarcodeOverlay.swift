@@ -68,7 +68,8 @@ public struct BarcodeOverlay: Sendable {
         guard let payload = observation.payloadString else {
             return "\(observation.symbology.rawValue): \(observation.payloadData.count) bytes"
         }
-        let cleaned = String(payload.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        let addOn = observation.supplementalPayloadString.map { " +" + $0 } ?? ""
+        let cleaned = String((payload + addOn).unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
         let body = cleaned.count > limit ? cleaned.prefix(limit - 1) + "…" : Substring(cleaned)
         return "\(observation.symbology.rawValue): \(body)"
     }

@@ -28,11 +28,17 @@ public struct BarcodeObservation: Sendable, Hashable {
     public var errorCorrectionLevel: String?
     /// The exact format variant zxing-cpp reported ("QRCodeModel2", "DataBarExpStk").
     public var formatVariant: String
+    /// The EAN-2 or EAN-5 add-on printed to the right of an EAN-13, UPC-A or UPC-E (a
+    /// magazine's issue number, a book's price), as Vision's `supplementalPayloadString`;
+    /// nil when the code has none. Never part of ``payloadString``.
+    public var supplementalPayloadString: String?
+    /// The add-on's bytes (its digits), as Vision's `supplementalPayloadData`.
+    public var supplementalPayloadData: Data? { supplementalPayloadString.map { Data($0.utf8) } }
 
     public init(symbology: BarcodeSymbology, payloadString: String?, payloadData: Data, pixelCorners: Quad,
                 imageSize: Size, confidence: Float = 1, orientation: Int = 0, isMirrored: Bool = false,
                 isInverted: Bool = false, symbologyIdentifier: String = "", errorCorrectionLevel: String? = nil,
-                formatVariant: String = "") {
+                formatVariant: String = "", supplementalPayloadString: String? = nil) {
         self.symbology = symbology
         self.payloadString = payloadString
         self.payloadData = payloadData
@@ -45,6 +51,7 @@ public struct BarcodeObservation: Sendable, Hashable {
         self.symbologyIdentifier = symbologyIdentifier
         self.errorCorrectionLevel = errorCorrectionLevel
         self.formatVariant = formatVariant
+        self.supplementalPayloadString = supplementalPayloadString
     }
 
     /// Axis-aligned bounds in pixels (top-left origin).

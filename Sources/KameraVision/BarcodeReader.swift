@@ -12,6 +12,9 @@ struct BarcodeReaderPass: Sendable {
     var tryDenoise = false
     var binarizer: Int32 = 0
     var maxSymbols: Int32 = 0
+    /// EAN-2/EAN-5 add-ons: 0 ignore, 1 read when present (the default: a book's or a
+    /// magazine's code is incomplete without it), 2 require.
+    var eanAddOn: Int32 = 1
 
     /// Decodes `gray` (any format: zxing-cpp derives luminance itself, which saves a
     /// conversion pass) and returns observations in its pixel coordinates.
@@ -28,7 +31,7 @@ struct BarcodeReaderPass: Sendable {
             var options = kzx_read_options(
                 formats: formatNames, try_harder: tryHarder ? 1 : 0, try_rotate: tryRotate ? 1 : 0,
                 try_invert: tryInvert ? 1 : 0, try_downscale: tryDownscale ? 1 : 0, try_denoise: tryDenoise ? 1 : 0,
-                is_pure: 0, binarizer: binarizer, max_symbols: maxSymbols)
+                is_pure: 0, binarizer: binarizer, max_symbols: maxSymbols, ean_add_on: eanAddOn)
             return gray.bytes.withUnsafeBufferPointer { pixels in
                 kzx_read(pixels.baseAddress, Int32(gray.width), Int32(gray.height), Int32(gray.bytesPerRow), pixelFormat,
                          &options, &list, &errorText, errorText.count)
@@ -44,8 +47,20 @@ struct BarcodeReaderPass: Sendable {
             let format = String(cString: item.format)
             guard let symbology = BarcodeSymbology(symbologyKey: Character(Unicode.Scalar(UInt8(bitPattern: item.symbology_key))),
                                                    variantKey: Character(Unicode.Scalar(UInt8(bitPattern: item.variant_key)))) else { continue }
-            let data = Data(bytes: item.bytes, count: Int(item.byte_count))
-            let text = String(cString: item.text)
+            var data = Data(bytes: item.bytes, count: Int(item.byte_count))
+            var text = String(cString: item.text)
+            // zxing-cpp appends the add-on's digits to the main number (3.1: directly; older
+            // releases: after a space); Vision keeps them apart (payload, supplemental payload).
+            var addOn = String(cString: item.ean_add_on)
+            if !addOn.isEmpty, text.hasSuffix(addOn) {
+                text.removeLast(addOn.count)
+                if text.hasSuffix(" ") { text.removeLast() }
+                data = Data(text.utf8)
+            }
+            // Add-ons have two or five digits; zxing-cpp sometimes strings together a partial
+            // one from a scan line that clipped it. The number stands, the add-on does not
+            // (another line usually reads it whole).
+            if !(addOn.count == 2 || addOn.count == 5) { addOn = "" }
             let contentType = String(cString: item.content_type)
             let corners = withUnsafeBytes(of: item.corners) { Array($0.bindMemory(to: Int32.self)) }
             func point(_ k: Int) -> PixelPoint { PixelPoint(x: Double(corners[2 * k]), y: Double(corners[2 * k + 1])) }
@@ -62,7 +77,8 @@ struct BarcodeReaderPass: Sendable {
                 isInverted: item.is_inverted != 0,
                 symbologyIdentifier: String(cString: item.symbology_identifier),
                 errorCorrectionLevel: ecLevel.isEmpty ? nil : ecLevel,
-                formatVariant: format))
+                formatVariant: format,
+                supplementalPayloadString: addOn.isEmpty ? nil : addOn))
         }
         return results
     }

@@ -12,6 +12,8 @@ public struct BarcodeRecord: Codable, Sendable, Equatable {
     public var symbology: String
     public var payload: String?
     public var payloadBase64: String
+    /// The EAN-2/EAN-5 add-on's digits, if the code has one.
+    public var supplementalPayload: String?
     public var boundingBox: Box
     public var pixelBox: Box
     public var pixelCorners: [[Double]]
@@ -28,6 +30,7 @@ public struct BarcodeRecord: Codable, Sendable, Equatable {
         symbology = o.symbology.rawValue
         payload = o.payloadString
         payloadBase64 = o.payloadData.base64EncodedString()
+        supplementalPayload = o.supplementalPayloadString
         boundingBox = Box(x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height))
         pixelBox = Box(x: round(pixels.x, 10), y: round(pixels.y, 10), width: round(pixels.width, 10), height: round(pixels.height, 10))
         pixelCorners = o.pixelCorners.corners.map { [round($0.x, 10), round($0.y, 10)] }

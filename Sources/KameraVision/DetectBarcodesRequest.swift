@@ -46,8 +46,10 @@ public struct DetectBarcodesRequest: ImageRequest {
             base.tryHarder = false
             base.tryRotate = false
             base.tryInvert = false
-            return try base.read(original)
+            fallthrough
         case .balanced:
+            // Through the collection even for one pass: zxing-cpp reports a code with an
+            // add-on twice (scan lines that crossed the add-on and lines that did not).
             var found = BarcodeCollection()
             found.add(try base.read(original))
             return found.observations
@@ -61,7 +63,7 @@ public struct DetectBarcodesRequest: ImageRequest {
         found.add(try base.read(gray))
         var global = base
         global.binarizer = 1
-        found.add(try global.read(gray))
+        found.add(try global.read(gray), isDefaultPass: false)
 
         // Mirrored Data Matrix and Aztec symbols (printed on film, seen through glass) are not
         // found by zxing-cpp; read a mirrored copy.
@@ -74,13 +76,13 @@ public struct DetectBarcodesRequest: ImageRequest {
                 var mirrored = observation.mapped(by: flip, into: gray.size)
                 mirrored.isMirrored = true
                 return mirrored
-            })
+            }, isDefaultPass: false)
         }
 
         // Small images: zxing needs about 2 px per module; upscale so fine codes resolve.
         if max(gray.width, gray.height) < 900 {
             let big = gray.resized(width: gray.width * 2, height: gray.height * 2)
-            found.add(try base.read(big).map { $0.mapped(by: .scaling(0.5), into: gray.size) })
+            found.add(try base.read(big).map { $0.mapped(by: .scaling(0.5), into: gray.size) }, isDefaultPass: false)
         }
 
         // zxing-cpp reads linear codes and PDF417 only near 0° and 90°: turn the image so
@@ -96,10 +98,10 @@ public struct DetectBarcodesRequest: ImageRequest {
             var upsideDown = base
             upsideDown.formats = stacked.flatMap(\.readerNames).joined(separator: ",")
             func read(_ image: PixelBuffer, toSource: PerspectiveTransform, upright: Bool = true) throws {
-                if upright { found.add(try pass.read(image).map { $0.mapped(by: toSource, into: gray.size) }) }
+                if upright { found.add(try pass.read(image).map { $0.mapped(by: toSource, into: gray.size) }, isDefaultPass: false) }
                 guard !stacked.isEmpty else { return }
                 let back = toSource.composed(after: .flipping(image.size, horizontally: true, vertically: true))
-                found.add(try upsideDown.read(image.applying(.down)).map { $0.mapped(by: back, into: gray.size) })
+                found.add(try upsideDown.read(image.applying(.down)).map { $0.mapped(by: back, into: gray.size) }, isDefaultPass: false)
             }
             // The base pass already read the image upright.
             try read(gray, toSource: .identity, upright: false)
@@ -112,7 +114,12 @@ public struct DetectBarcodesRequest: ImageRequest {
                 var flipped = observation
                 flipped.isInverted = true
                 return flipped
-            })
+            }, isDefaultPass: false)
+        }
+        // The agreement rule: a linear code that one extra pass alone read must be read again.
+        try found.filter { observation, agreed in
+            if agreed || observation.symbology.isTwoDimensional { return true }
+            return try LinearCodeConfirmation.confirms(observation, in: gray, pass: base)
         }
         let all = found.observations
         return maximumCount > 0 ? Array(all.prefix(maximumCount)) : all
@@ -140,19 +147,45 @@ extension DetectBarcodesRequest {
 /// Observations merged across passes: one per symbol. Two different payloads at one place
 /// cannot both be right (physical codes do not overlap): the smaller one is a misread of the
 /// larger one's bars (UPC-E inside an EAN-13, a short ITF inside a Code 128), or both are
-/// reads of one symbol and the earlier pass's, made upright, is kept.
+/// reads of one symbol and the earlier pass's, made upright, is kept. Each symbol remembers
+/// whether the default pass or two passes saw it (see ``LinearCodeConfirmation``).
 struct BarcodeCollection {
     private(set) var observations: [BarcodeObservation] = []
+    /// Per observation: read by the default pass, or by at least two passes.
+    private(set) var agreed: [Bool] = []
 
-    mutating func add(_ new: [BarcodeObservation]) {
+    /// Adds one pass's reads; `isDefaultPass` for zxing-cpp's own pass over the image as given.
+    mutating func add(_ new: [BarcodeObservation], isDefaultPass: Bool = true) {
         for candidate in new {
-            if observations.contains(where: { $0.isSameSymbol(as: candidate) }) { continue }
+            if let index = observations.firstIndex(where: { $0.isSameSymbol(as: candidate) }) {
+                agreed[index] = true
+                // A read that also crossed the add-on replaces one that missed it: same number,
+                // plus the add-on, and its corners span the whole printed symbol.
+                if observations[index].supplementalPayloadString == nil, candidate.supplementalPayloadString != nil {
+                    observations[index] = candidate
+                }
+                continue
+            }
             if let index = observations.firstIndex(where: { $0.overlaps(candidate) }) {
-                if candidate.extent > observations[index].extent * 1.3 { observations[index] = candidate }
+                if candidate.extent > observations[index].extent * 1.3 {
+                    observations[index] = candidate
+                    agreed[index] = isDefaultPass
+                }
                 continue
             }
             observations.append(candidate)
+            agreed.append(isDefaultPass)
         }
+    }
+
+    /// Keeps the observations `keep` accepts.
+    mutating func filter(_ keep: (BarcodeObservation, _ agreed: Bool) throws -> Bool) rethrows {
+        var kept: [BarcodeObservation] = [], keptAgreed: [Bool] = []
+        for (observation, agreed) in zip(observations, agreed) where try keep(observation, agreed) {
+            kept.append(observation)
+            keptAgreed.append(agreed)
+        }
+        (observations, self.agreed) = (kept, keptAgreed)
     }
 }
 

@@ -134,7 +134,9 @@ struct DetectCommand: AsyncParsableCommand {
                                     $0.trimmingCharacters(in: .whitespaces) }) : nil)
         let annotationTargets = try annotationPaths(for: inputs)
         try overwrite.check(annotationTargets ?? [])
-        let decoding = ImageDecodingOptions(maximumPixelCount: maxPixels, acceptsDamagedData: !strict)
+        // Codes and text read luminance only; faces and annotations need colour.
+        let decoding = ImageDecodingOptions(maximumPixelCount: maxPixels, acceptsDamagedData: !strict,
+                                            decodesLuminanceOnly: analysis.faces == nil && annotationTargets == nil)
         let output = DetectionOutput(format: log != nil ? .jsonl : format ?? .json, file: try log?.open())
         let progress = BatchProgress(total: inputs.count, skipped: skipped,
                                      shown: StandardStreams.isTerminal(STDERR_FILENO) && (inputs.count > 1 || log != nil))

@@ -56,16 +56,18 @@ enum DetectInput: Sendable {
 
 extension DetectInput {
     /// Image files (by extension) below `directory`, recursively, sorted by path. Hidden files
-    /// and folders are skipped; symbolic links to folders are not followed (no cycles).
+    /// and folders are skipped; links to files count, links to folders are not followed (no cycles).
     static func imageFiles(under directory: String) throws -> [String] {
         let root = URL(fileURLWithPath: directory)
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil,
                                                           options: [.skipsHiddenFiles]) else {
             throw KameraError.unreadableFile(path: directory, reason: "cannot list the directory")
         }
         var files: [String] = []
         for case let url as URL in walker where ImageFileFormat(pathExtension: url.pathExtension) != nil {
-            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            // stat, not lstat: a symbolic link to a photo counts as the photo.
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
                 // Keep the caller's spelling of the folder (relative stays relative).
                 let relative = url.path.hasPrefix(root.path + "/") ? String(url.path.dropFirst(root.path.count + 1)) : url.lastPathComponent
                 files.append(directory.hasSuffix("/") ? directory + relative : directory + "/" + relative)

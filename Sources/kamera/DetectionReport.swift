@@ -38,8 +38,9 @@ struct DetectionReport {
             } else if let barcodes = result.barcodes, !barcodes.isEmpty {
                 for code in barcodes {
                     let corners = code.pixelCorners.map { "\(Int($0[0])),\(Int($0[1]))" }.joined(separator: " ")
-                    let payload = code.payload.map { $0.count > 40 ? $0.prefix(39) + "…" : Substring($0) }.map(String.init)
+                    let main = code.payload.map { $0.count > 40 ? $0.prefix(39) + "…" : Substring($0) }.map(String.init)
                         ?? "<\(Data(base64Encoded: code.payloadBase64)?.count ?? 0) bytes>"
+                    let payload = code.supplementalPayload.map { "\(main) +\($0)" } ?? main
                     rows.append([result.input, size, code.symbology, Self.visible(payload), corners])
                 }
             } else if result.text == nil && result.faces == nil {
@@ -165,6 +166,7 @@ extension BarcodeRecord {
             ("symbology", .string(symbology)),
             ("payload", payload.map(JSONValue.string) ?? .null),
             ("payloadBase64", .string(payloadBase64)),
+            ("supplementalPayload", supplementalPayload.map(JSONValue.string) ?? .null),
             ("boundingBox", box(boundingBox)),
             ("pixelCorners", .array(pixelCorners.map { .array($0.map(JSONValue.number)) })),
             ("pixelBox", box(pixelBox)),

@@ -12,7 +12,7 @@ import Testing
     }()
 
     /// A folder tree of small real-photo scenes, each with its own QR payload, plus files a
-    /// batch must skip (not images, hidden) or report (a text file named .jpg).
+    /// batch must skip (not images, hidden), follow (a link) or report (a text file named .jpg).
     /// Returns the expected payload for every image path, in the order a run reports them.
     func corpus(count: Int = 7) throws -> (root: String, expected: [(path: String, payload: String?)]) {
         let root = dir.appendingPathComponent("photos")
@@ -28,6 +28,10 @@ import Testing
             try ImageEncoder.write(composer.render(), to: file, as: index % 3 == 0 ? .png : .jpeg(quality: 90))
             expected.append((file.path, payload))
         }
+        // A link to a photo is the photo.
+        let alias = root.appendingPathComponent("alias.png")
+        try FileManager.default.createSymbolicLink(atPath: alias.path, withDestinationPath: expected[0].0)
+        expected.append((alias.path, expected[0].1))
         let broken = root.appendingPathComponent("odd/broken.jpg")
         try Data("these are notes, not a photo".utf8).write(to: broken)
         expected.append((broken.path, nil))
@@ -131,7 +135,7 @@ import Testing
         let results = try lines(run.stdout)
         #expect(results.map { $0["input"] as? String } == [missing] + corpus.expected.map(\.path))
         #expect((results[0]["error"] as? [String: String])?["message"]?.contains("gone.jpg") == true)
-        #expect(results.compactMap(payload).count == 2)
+        #expect(results.compactMap(payload) == corpus.expected.compactMap(\.payload))
     }
 
     @Test(arguments: [["--shard", "3/3"], ["--shard", "1"], ["--shard", "-1/2"], ["--jobs", "0"],

@@ -108,6 +108,17 @@ func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: D
         #expect(corners[0][0] < 300 && corners[0][1] < 300)
     }
 
+    @Test func addOnsAreASupplementalPayload() throws {
+        let path = dir.appendingPathComponent("book.png").path
+        let generated = try kamera(["generate", "ean13", "9780201379624+51595", "-o", path])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let run = try kamera(["detect", path])
+        let code = try #require(((run.json?["results"] as? [[String: Any]])?.first?["barcodes"] as? [[String: Any]])?.first)
+        #expect(code["payload"] as? String == "9780201379624" && code["supplementalPayload"] as? String == "51595")
+        let table = try kamera(["detect", "--format", "table", path])
+        #expect(table.stdout.contains("9780201379624 +51595"), "\(table.stdout)")
+    }
+
     @Test func badFilesGetErrorEntriesAndOthersStillRun() throws {
         let scene = try sceneFile()
         let text = dir.appendingPathComponent("notes.png").path

@@ -25,6 +25,7 @@ typedef struct kzx_read_options {
     int is_pure;
     int binarizer; /* 0 local average, 1 global histogram, 2 fixed threshold, 3 bool cast */
     int max_symbols; /* 0 = unlimited (255) */
+    int ean_add_on;  /* EAN-2/EAN-5 add-ons after EAN/UPC: 0 ignore, 1 read if present, 2 require */
 } kzx_read_options;
 
 /// One decoded symbol. All pointers are owned by the result list.
@@ -44,6 +45,7 @@ typedef struct kzx_barcode {
     int is_mirrored;
     int is_inverted;
     int line_count;
+    char *ean_add_on;          /* the EAN-2/EAN-5 add-on's digits, "" if none */
 } kzx_barcode;
 
 typedef struct kzx_barcode_list {

@@ -1,0 +1,48 @@
+import Foundation
+import Kamera
+import KameraTestMedia
+import Testing
+
+/// EAN-2 and EAN-5 add-ons (magazines' issue numbers, books' prices): read at every effort,
+/// reported apart from the main number as Vision's supplemental payload.
+@Suite struct EANAddOnTests {
+    /// (symbology, what the generator is given, the main number as reported, the add-on)
+    static let cases: [(BarcodeSymbology, String, String, String)] = [
+        (.ean13, "9780201379624+51595", "9780201379624", "51595"),   // a book with its price
+        (.ean13, "9771234567003+07", "9771234567003", "07"),         // a periodical's issue
+        (.upca, "036000291452+12345", "036000291452", "12345"),
+        (.upce, "01234565+52", "01234565", "52"),
+    ]
+
+    @Test(arguments: DetectBarcodesRequest.Effort.allCases)
+    func pureSymbolsWithAddOns(effort: DetectBarcodesRequest.Effort) async throws {
+        for (symbology, text, main, addOn) in Self.cases {
+            let image = try BarcodeGenerator(symbology: symbology, moduleSize: 3).generate(.text(text))
+            let found = try await DetectBarcodesRequest(effort: effort).perform(on: image)
+            #expect(found.count == 1, "\(text): \(found.map { "\($0.payloadString ?? "") +\($0.supplementalPayloadString ?? "-")" })")
+            let code = try #require(found.first)
+            #expect(code.symbology == symbology && code.payloadString == main, "\(text) → \(code.payloadString ?? "nil")")
+            #expect(code.payloadData == Data(main.utf8))
+            #expect(code.supplementalPayloadString == addOn && code.supplementalPayloadData == Data(addOn.utf8), "\(text)")
+            // The reported corners span the main symbol and its add-on.
+            #expect(code.pixelBounds.width > Double(image.width) * 0.7, "\(text): \(code.pixelBounds)")
+        }
+    }
+
+    @Test func addOnsInAPhotographedScene() async throws {
+        for (index, (symbology, text, main, addOn)) in Self.cases.enumerated() {
+            let s = try scene(symbology, index: index, rotation: 6, tilt: 0.05, width: 460, payload: .text(text),
+                              background: "building.jpg", damage: Degradation(blurSigma: 0.6, noiseSigma: 4, contrast: 0.8))
+            let found = try await DetectBarcodesRequest().perform(on: s.image)
+            let code = try #require(match(found, symbology, main), "\(text): \(found.map { $0.payloadString ?? "" })")
+            #expect(code.supplementalPayloadString == addOn, "\(text)")
+        }
+    }
+
+    @Test func codesWithoutAnAddOnHaveNone() async throws {
+        let image = try BarcodeGenerator(symbology: .ean13, moduleSize: 3).generate(.text("9780201379624"))
+        let code = try #require(try await DetectBarcodesRequest().perform(on: image).first)
+        #expect(code.payloadString == "9780201379624")
+        #expect(code.supplementalPayloadString == nil && code.supplementalPayloadData == nil)
+    }
+}
