@@ -18,6 +18,10 @@ public enum BarcodeSymbology: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// Whether the symbol is rows of bars (PDF417, MicroPDF417): read like linear codes,
+    /// only near 0° and 90°.
+    public var isStacked: Bool { self == .pdf417 || self == .microPDF417 }
+
     /// Whether ``BarcodeGenerator`` can create this symbology.
     public var isGeneratable: Bool { creatorName != nil }
 

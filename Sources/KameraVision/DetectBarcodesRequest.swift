@@ -87,14 +87,14 @@ public struct DetectBarcodesRequest: ImageRequest {
 
         // zxing-cpp reads linear codes and PDF417 only near 0° and 90°: turn the image so
         // that each dominant stripe direction, and the diagonals, become axis-aligned.
-        let stripes = symbologies.filter { !$0.isTwoDimensional || $0 == .pdf417 || $0 == .microPDF417 }
+        let stripes = symbologies.filter { !$0.isTwoDimensional || $0.isStacked }
         if !stripes.isEmpty {
             var pass = base
             pass.formats = stripes.flatMap(\.readerNames).joined(separator: ",")
             // zxing-cpp's tryInvert covers matrix codes only; the inverted pass below does these.
             pass.tryInvert = false
             // zxing-cpp's PDF417 reader also misses symbols standing on their head.
-            let stacked = stripes.filter(\.isTwoDimensional)
+            let stacked = stripes.filter(\.isStacked)
             var upsideDown = base
             upsideDown.formats = stacked.flatMap(\.readerNames).joined(separator: ",")
             func read(_ image: PixelBuffer, toSource: PerspectiveTransform, upright: Bool = true) throws {
@@ -118,7 +118,7 @@ public struct DetectBarcodesRequest: ImageRequest {
         }
         // The agreement rule: a linear code that one extra pass alone read must be read again.
         try found.filter { observation, agreed in
-            if agreed || observation.symbology.isTwoDimensional { return true }
+            if agreed || (observation.symbology.isTwoDimensional && !observation.symbology.isStacked) { return true }
             return try LinearCodeConfirmation.confirms(observation, in: gray, pass: base)
         }
         let all = found.observations

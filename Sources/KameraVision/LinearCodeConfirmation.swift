@@ -25,11 +25,12 @@ enum LinearCodeConfirmation {
         var check = pass
         check.formats = observation.symbology.readerNames.joined(separator: ",")
         check.tryInvert = false
-        // The code's own measured angle, a degree and a half either way, and the crop as it
-        // is (zxing-cpp's DataBar corners from a turned image can point the wrong way):
-        // resamplings and surroundings the pass that found it did not see. (Upscaling is no
-        // help: it blurs the bars.)
-        for turn in [angle, angle + 1.5, angle - 1.5] + (abs(angle) > 1 ? [0] : []) {
+        // The measured angle, which is the turned pass's axis rather than the bars' own (faint
+        // or blurred codes read only within a degree or two of theirs), then 2° and 4° either
+        // way, and the crop as it is (zxing-cpp's DataBar corners from a turned image can point
+        // the wrong way): resamplings and surroundings the pass that found it did not see.
+        // (Upscaling is no help: it blurs the bars.)
+        for turn in [angle, angle + 2, angle - 2, angle + 4, angle - 4] + (abs(angle) > 1 ? [0] : []) {
             let upright = turn == 0 ? crop : crop.rotated(byDegrees: -turn, fill: observation.isInverted ? 0 : 255).buffer
             if try check.read(observation.isInverted ? upright.inverted() : upright)
                 .contains(where: { $0.payloadData == observation.payloadData }) {
