@@ -119,6 +119,17 @@ func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: D
         #expect(table.stdout.contains("9780201379624 +51595"), "\(table.stdout)")
     }
 
+    @Test func controlCharactersAreEscapedInJSONAndNamedInTheTable() throws {
+        let path = dir.appendingPathComponent("label.png").path
+        #expect(try kamera(["generate", "datamatrix", "--hex", "5b293e1e30361d3150414201511e04", "-o", path]).status == 0)
+        let run = try kamera(["detect", path])
+        #expect(run.stdout.contains(#""payload": "[)>\u001e06\u001d1PAB\u0001Q\u001e\u0004""#), "\(run.stdout)")
+        let code = try #require(((run.json?["results"] as? [[String: Any]])?.first?["barcodes"] as? [[String: Any]])?.first)
+        #expect((code["payload"] as? String).map { Array($0.utf8) } == [0x5B, 0x29, 0x3E, 0x1E, 0x30, 0x36, 0x1D, 0x31, 0x50, 0x41, 0x42, 0x01, 0x51, 0x1E, 0x04])
+        let table = try kamera(["detect", "--format", "table", path])
+        #expect(table.stdout.contains("[)><RS>06<GS>1PAB<SOH>Q<RS><EOT>"), "\(table.stdout)")
+    }
+
     @Test func badFilesGetErrorEntriesAndOthersStillRun() throws {
         let scene = try sceneFile()
         let text = dir.appendingPathComponent("notes.png").path
