@@ -46,31 +46,43 @@ extension PixelBuffer {
         let bpp = format.bytesPerPixel
         // Fractional box filter: each destination pixel covers [x*sx, (x+1)*sx) of the source.
         let sx = Double(width) / Double(newWidth), sy = Double(height) / Double(newHeight)
+        // The horizontal footprint is the same on every row: source columns and weights per
+        // destination column, computed once.
+        var spans: [(first: Int, weights: [Double])] = []
+        for ox in 0..<newWidth {
+            let fx0 = Double(ox) * sx, fx1 = fx0 + sx
+            var x = Int(fx0), weights: [Double] = []
+            while Double(x) < fx1 && x < width {
+                weights.append(min(fx1, Double(x + 1)) - max(fx0, Double(x)))
+                x += 1
+            }
+            spans.append((Int(fx0), weights))
+        }
         var acc = [Double](repeating: 0, count: newWidth * bpp)
+        let norm = 1 / (sx * sy)
         bytes.withUnsafeBufferPointer { s in
             out.bytes.withUnsafeMutableBufferPointer { d in
-                for oy in 0..<newHeight {
-                    for i in acc.indices { acc[i] = 0 }
-                    let fy0 = Double(oy) * sy, fy1 = fy0 + sy
-                    var y = Int(fy0)
-                    while Double(y) < fy1 && y < height {
-                        let wy = min(fy1, Double(y + 1)) - max(fy0, Double(y))
-                        let row = y * bytesPerRow
-                        for ox in 0..<newWidth {
-                            let fx0 = Double(ox) * sx, fx1 = fx0 + sx
-                            var x = Int(fx0)
-                            while Double(x) < fx1 && x < width {
-                                let w = wy * (min(fx1, Double(x + 1)) - max(fx0, Double(x)))
-                                for c in 0..<bpp { acc[ox * bpp + c] += w * Double(s[row + x * bpp + c]) }
-                                x += 1
+                acc.withUnsafeMutableBufferPointer { acc in
+                    for oy in 0..<newHeight {
+                        acc.update(repeating: 0)
+                        let fy0 = Double(oy) * sy, fy1 = fy0 + sy
+                        var y = Int(fy0)
+                        while Double(y) < fy1 && y < height {
+                            let wy = min(fy1, Double(y + 1)) - max(fy0, Double(y))
+                            let row = y * bytesPerRow
+                            for ox in 0..<newWidth {
+                                let span = spans[ox]
+                                for (k, wx) in span.weights.enumerated() {
+                                    let w = wy * wx, source = row + (span.first + k) * bpp
+                                    for c in 0..<bpp { acc[ox * bpp + c] += w * Double(s[source + c]) }
+                                }
                             }
+                            y += 1
                         }
-                        y += 1
-                    }
-                    let norm = 1 / (sx * sy)
-                    for ox in 0..<newWidth {
-                        for c in 0..<bpp {
-                            d[oy * out.bytesPerRow + ox * bpp + c] = UInt8(max(0, min(255, (acc[ox * bpp + c] * norm).rounded())))
+                        for ox in 0..<newWidth {
+                            for c in 0..<bpp {
+                                d[oy * out.bytesPerRow + ox * bpp + c] = UInt8(max(0, min(255, (acc[ox * bpp + c] * norm).rounded())))
+                            }
                         }
                     }
                 }

@@ -47,8 +47,14 @@ public struct PixelBuffer: Sendable, Equatable {
     public init(width: Int, height: Int, format: PixelFormat, filledWith value: [UInt8]) {
         precondition(value.count == format.bytesPerPixel, "fill value must have one byte per channel")
         self.init(width: width, height: height, format: format)
-        for i in stride(from: 0, to: bytes.count, by: format.bytesPerPixel) {
-            for c in 0..<value.count { bytes[i + c] = value[c] }
+        bytes.withUnsafeMutableBufferPointer { out in
+            if value.allSatisfy({ $0 == value[0] }) {
+                out.update(repeating: value[0])
+                return
+            }
+            for i in stride(from: 0, to: out.count, by: value.count) {
+                for c in 0..<value.count { out[i + c] = value[c] }
+            }
         }
     }
 

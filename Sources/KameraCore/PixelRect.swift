@@ -24,6 +24,11 @@ public struct PixelRect: Sendable, Hashable, Codable {
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
     public var center: PixelPoint { PixelPoint(x: x + width / 2, y: y + height / 2) }
+
+    /// Whether `point` lies inside or on the edge.
+    public func contains(_ point: PixelPoint) -> Bool {
+        point.x >= minX && point.x <= maxX && point.y >= minY && point.y <= maxY
+    }
     public var area: Double { max(0, width) * max(0, height) }
 
     /// The overlap of two rectangles, or nil if they do not overlap.

@@ -61,14 +61,21 @@ public struct DetectBarcodesRequest: ImageRequest {
     private func thorough(_ gray: PixelBuffer, base: BarcodeReaderPass) throws -> [BarcodeObservation] {
         var found = BarcodeCollection()
         found.add(try base.read(gray))
-        var global = base
-        global.binarizer = 1
-        found.add(try global.read(gray), isDefaultPass: false)
+        // A global threshold rescues matrix codes under uneven light. Linear codes are
+        // binarized per scan line with a histogram in either mode, so they are left out.
+        let matrix = symbologies.filter { $0.isTwoDimensional && !$0.isStacked }
+        if !matrix.isEmpty {
+            var global = base
+            global.binarizer = 1
+            global.formats = matrix.flatMap(\.readerNames).joined(separator: ",")
+            found.add(try global.read(gray), isDefaultPass: false)
+        }
 
         // Mirrored Data Matrix and Aztec symbols (printed on film, seen through glass) are not
-        // found by zxing-cpp; read a mirrored copy.
+        // found by zxing-cpp; read a mirrored copy — when no such symbol was read the right
+        // way round (both in one photo are rare; the pass costs half a zxing-cpp read).
         let mirrorable = symbologies.filter { $0 == .dataMatrix || $0 == .aztec }
-        if !mirrorable.isEmpty {
+        if !mirrorable.isEmpty && !found.observations.contains(where: { mirrorable.contains($0.symbology) }) {
             var pass = base
             pass.formats = mirrorable.flatMap(\.readerNames).joined(separator: ",")
             let flip = PerspectiveTransform.flipping(gray.size, horizontally: true, vertically: false)
@@ -79,42 +86,86 @@ public struct DetectBarcodesRequest: ImageRequest {
             }, isDefaultPass: false)
         }
 
-        // Small images: zxing needs about 2 px per module; upscale so fine codes resolve.
-        if max(gray.width, gray.height) < 900 {
+        // Small images: zxing needs about 2 px per module; upscale so fine codes resolve, when
+        // nothing was read at the original scale.
+        if max(gray.width, gray.height) < 900 && found.observations.isEmpty {
             let big = gray.resized(width: gray.width * 2, height: gray.height * 2)
-            found.add(try base.read(big).map { $0.mapped(by: .scaling(0.5), into: gray.size) }, isDefaultPass: false)
+            var fine = base
+            fine.tryDownscale = false  // scaled down again it is the image already read
+            found.add(try fine.read(big).map { $0.mapped(by: .scaling(0.5), into: gray.size) }, isDefaultPass: false)
         }
 
-        // zxing-cpp reads linear codes and PDF417 only near 0° and 90°: turn the image so
-        // that each dominant stripe direction, and the diagonals, become axis-aligned.
+        // zxing-cpp reads linear codes and PDF417 only near 0° and 90°, PDF417 not upside
+        // down, and light-on-dark bars not at all. Rather than the whole photo turned, flipped
+        // and inverted, each patch of bars is cut out and read the ways the first pass could
+        // not: turned onto an axis if it runs at another angle, upside down (stacked codes),
+        // inverted.
         let stripes = symbologies.filter { !$0.isTwoDimensional || $0.isStacked }
         if !stripes.isEmpty {
             var pass = base
             pass.formats = stripes.flatMap(\.readerNames).joined(separator: ",")
-            // zxing-cpp's tryInvert covers matrix codes only; the inverted pass below does these.
-            pass.tryInvert = false
-            // zxing-cpp's PDF417 reader also misses symbols standing on their head.
+            pass.tryInvert = false  // zxing-cpp's own inversion covers matrix codes only
+            pass.tryDownscale = false  // a patch is a code's size already
             let stacked = stripes.filter(\.isStacked)
-            var upsideDown = base
+            var upsideDown = pass
             upsideDown.formats = stacked.flatMap(\.readerNames).joined(separator: ",")
-            func read(_ image: PixelBuffer, toSource: PerspectiveTransform, upright: Bool = true) throws {
-                if upright { found.add(try pass.read(image).map { $0.mapped(by: toSource, into: gray.size) }, isDefaultPass: false) }
-                guard !stacked.isEmpty else { return }
-                let back = toSource.composed(after: .flipping(image.size, horizontally: true, vertically: true))
-                found.add(try upsideDown.read(image.applying(.down)).map { $0.mapped(by: back, into: gray.size) }, isDefaultPass: false)
+            // One look at a patch: turned onto an axis if it runs at another angle, upside down
+            // for stacked codes, inverted when its border is dark; results in image pixels.
+            func look(at bounds: PixelRect, turn: Double?) throws -> [BarcodeObservation] {
+                let crop = gray.cropped(to: bounds)
+                // `cropped` starts at the rect's whole-pixel corner.
+                let toImage = PerspectiveTransform(matrix: [1, 0, max(0, bounds.minX.rounded(.down)),
+                                                            0, 1, max(0, bounds.minY.rounded(.down)), 0, 0, 1])
+                var patch = crop, toSource = toImage, seen: [BarcodeObservation] = []
+                if let turn {
+                    let (turned, toCrop) = crop.rotated(byDegrees: turn, fill: 255)
+                    (patch, toSource) = (turned, toImage.composed(after: toCrop))
+                    seen += try pass.read(patch).map { $0.mapped(by: toSource, into: gray.size) }
+                }
+                if !stacked.isEmpty && !seen.contains(where: { $0.symbology.isStacked }) {
+                    let flipped = toSource.composed(after: .flipping(patch.size, horizontally: true, vertically: true))
+                    seen += try upsideDown.read(patch.applying(.down)).map { $0.mapped(by: flipped, into: gray.size) }
+                }
+                // Light bars on dark have a dark quiet zone: only then is an inverted read worth it.
+                guard seen.isEmpty, crop.borderMean < 128 else { return seen }
+                return try pass.read(patch.inverted()).map { observation in
+                    var inverted = observation.mapped(by: toSource, into: gray.size)
+                    inverted.isInverted = true
+                    return inverted
+                }
             }
-            // The base pass already read the image upright.
-            try read(gray, toSource: .identity, upright: false)
-            for angle in Self.rotationAngles(for: gray) {
-                let (turned, toSource) = gray.rotated(byDegrees: angle, fill: 255)
-                try read(turned, toSource: toSource)
+            // Largest first, up to one and a half times the image's area in all: a photo of a
+            // fence or a page of text is all stripes and must not cost a look per stripe.
+            var budget = 1.5 * Double(gray.width * gray.height)
+            let image = PixelRect(x: 0, y: 0, width: Double(gray.width), height: Double(gray.height))
+            let regions = StripeOrientationEstimator.regions(in: gray)
+            for region in regions.prefix(Self.maximumRegions) {
+                guard region.bounds.area <= budget else { continue }
+                budget -= region.bounds.area
+                // Bars a pass has read already need no second look.
+                if found.observations.contains(where: { $0.covers(region.bounds) }) { continue }
+                let turn = Self.axisTurn(forGradient: region.gradientAngle)
+                var seen = try look(at: region.bounds, turn: turn)
+                // A stacked code decodes from part of its columns (its row indicators are
+                // redundant), so a region that caught only part of one (perspective fans its
+                // bars out into parts at different angles) yields it with corners short of the
+                // symbol: look again at the whole symbol, at the mean angle of its parts.
+                if let cut = seen.first(where: { $0.symbology.isStacked && $0.reaches(beyond: region.bounds, within: image) }) {
+                    // The symbol goes on beyond the crop by an unknown length: half its read size.
+                    let box = cut.pixelBounds, (padX, padY) = (box.width / 2, box.height / 2)
+                    let minX = min(box.minX, region.bounds.minX) - padX, minY = min(box.minY, region.bounds.minY) - padY
+                    let whole = PixelRect(x: minX, y: minY, width: max(box.maxX, region.bounds.maxX) + padX - minX,
+                                          height: max(box.maxY, region.bounds.maxY) + padY - minY).intersection(image) ?? image
+                    let parts = regions.filter { part in
+                        var delta = abs(part.gradientAngle - region.gradientAngle)
+                        if delta > 90 { delta = 180 - delta }
+                        return delta < 30 && (part.bounds.intersection(whole)?.area ?? 0) > 0
+                    }
+                    let again = try look(at: whole, turn: Self.axisTurn(forGradient: StripeOrientationEstimator.meanAngle(of: parts)))
+                    if again.contains(where: { $0.isSameSymbol(as: cut) }) { seen = again }
+                }
+                found.add(seen, isDefaultPass: false)
             }
-            // Light-on-dark linear and stacked codes need an inverted copy.
-            found.add(try pass.read(gray.inverted()).map { observation in
-                var flipped = observation
-                flipped.isInverted = true
-                return flipped
-            }, isDefaultPass: false)
         }
         // The agreement rule: a linear code that one extra pass alone read must be read again.
         try found.filter { observation, agreed in
@@ -126,21 +177,42 @@ public struct DetectBarcodesRequest: ImageRequest {
     }
 }
 
-extension DetectBarcodesRequest {
-    /// Rotations (degrees) that bring the image's dominant stripe directions to the axes,
-    /// plus 45° for codes too small to dominate the histogram; angles within 8° of an axis
-    /// are left to the unrotated passes.
-    static func rotationAngles(for gray: PixelBuffer) -> [Double] {
-        var angles: [Double] = []
-        for gradient in StripeOrientationEstimator.dominantAngles(in: gray) + [45] {
-            let offAxis = gradient.truncatingRemainder(dividingBy: 90)
-            guard offAxis > 8, offAxis < 82 else { continue }
-            // The smallest clockwise or counter-clockwise turn that puts it on an axis; zxing's
-            // PDF417 reader does not find symbols turned a further 90°.
-            let turn = offAxis > 45 ? 90 - offAxis : -offAxis
-            if !angles.contains(where: { abs($0 - turn) < 6 }) { angles.append(turn) }
+private extension BarcodeObservation {
+    /// Whether a corner lies at an edge of `crop` (within 3 px) that is not the image's edge:
+    /// the symbol may go on beyond the crop.
+    func reaches(beyond crop: PixelRect, within image: PixelRect) -> Bool {
+        let margin = 3.0
+        return pixelCorners.corners.contains { p in
+            (p.x < crop.minX + margin && crop.minX > image.minX) || (p.x > crop.maxX - margin && crop.maxX < image.maxX)
+                || (p.y < crop.minY + margin && crop.minY > image.minY) || (p.y > crop.maxY - margin && crop.maxY < image.maxY)
         }
-        return angles
+    }
+}
+
+private extension PixelBuffer {
+    /// Mean of the outermost rows and columns of a gray image.
+    var borderMean: Double {
+        guard width > 1, height > 1 else { return Double(bytes.first ?? 0) }
+        var sum = 0
+        for x in 0..<width { sum += Int(bytes[x]) + Int(bytes[(height - 1) * bytesPerRow + x]) }
+        for y in 1..<(height - 1) { sum += Int(bytes[y * bytesPerRow]) + Int(bytes[y * bytesPerRow + width - 1]) }
+        return Double(sum) / Double(2 * width + 2 * (height - 2))
+    }
+}
+
+extension DetectBarcodesRequest {
+    /// Bar regions read again per image at most (the largest first): a photo of a fence or
+    /// a page of text is all stripes, and must not cost a read per letter.
+    static let maximumRegions = 12
+
+    /// The rotation (degrees clockwise) that brings bars whose gradient runs at
+    /// `gradient` degrees onto an axis, or nil when they are within 8° of one already (the
+    /// unrotated passes read those). The smaller turn of the two: zxing-cpp's PDF417 reader
+    /// does not find symbols turned a further 90°.
+    static func axisTurn(forGradient gradient: Double) -> Double? {
+        let offAxis = gradient.truncatingRemainder(dividingBy: 90)
+        guard offAxis > 8, offAxis < 82 else { return nil }
+        return offAxis > 45 ? 90 - offAxis : -offAxis
     }
 }
 
@@ -194,6 +266,14 @@ extension BarcodeObservation {
     var extent: Double {
         let b = pixelBounds
         return (b.width * b.width + b.height * b.height).squareRoot()
+    }
+
+    /// Whether most of `region` (70 %) lies within this symbol's bounds, padded by a fifth
+    /// of its size: bars that this read explains.
+    func covers(_ region: PixelRect) -> Bool {
+        let b = pixelBounds, pad = extent / 5
+        let padded = PixelRect(x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad)
+        return (padded.intersection(region)?.area ?? 0) >= 0.7 * region.area
     }
 
     /// True if either symbol's centre lies inside the other's bounds (flat scan-line bounds
