@@ -31,25 +31,29 @@ extension PixelBuffer {
         var out = PixelBuffer(width: outWidth, height: outHeight, format: format)
         let bpp = format.bytesPerPixel
         let w = width, h = height
+        // The source offset is linear in the output position: find where output (0, 0)
+        // comes from and how it moves per output column and row, once, not per pixel.
+        let (row, column) = (bytesPerRow, bpp)
+        let (origin, perColumn, perRow): (Int, Int, Int)
+        switch orientation {
+        case .up: (origin, perColumn, perRow) = (0, column, row)
+        case .upMirrored: (origin, perColumn, perRow) = ((w - 1) * column, -column, row)
+        case .down: (origin, perColumn, perRow) = ((h - 1) * row + (w - 1) * column, -column, -row)
+        case .downMirrored: (origin, perColumn, perRow) = ((h - 1) * row, column, -row)
+        case .leftMirrored: (origin, perColumn, perRow) = (0, row, column)
+        case .right: (origin, perColumn, perRow) = ((h - 1) * row, -row, column)
+        case .rightMirrored: (origin, perColumn, perRow) = ((h - 1) * row + (w - 1) * column, -row, -column)
+        case .left: (origin, perColumn, perRow) = ((w - 1) * column, row, -column)
+        }
         bytes.withUnsafeBufferPointer { src in
             out.bytes.withUnsafeMutableBufferPointer { dst in
                 for oy in 0..<outHeight {
-                    for ox in 0..<outWidth {
-                        // Source pixel displayed at (ox, oy).
-                        let (sx, sy): (Int, Int)
-                        switch orientation {
-                        case .up: (sx, sy) = (ox, oy)
-                        case .upMirrored: (sx, sy) = (w - 1 - ox, oy)
-                        case .down: (sx, sy) = (w - 1 - ox, h - 1 - oy)
-                        case .downMirrored: (sx, sy) = (ox, h - 1 - oy)
-                        case .leftMirrored: (sx, sy) = (oy, ox)
-                        case .right: (sx, sy) = (oy, h - 1 - ox)
-                        case .rightMirrored: (sx, sy) = (w - 1 - oy, h - 1 - ox)
-                        case .left: (sx, sy) = (w - 1 - oy, ox)
-                        }
-                        let s = sy * bytesPerRow + sx * bpp
-                        let d = oy * out.bytesPerRow + ox * bpp
+                    var s = origin + oy * perRow
+                    var d = oy * out.bytesPerRow
+                    for _ in 0..<outWidth {
                         for c in 0..<bpp { dst[d + c] = src[s + c] }
+                        s += perColumn
+                        d += bpp
                     }
                 }
             }

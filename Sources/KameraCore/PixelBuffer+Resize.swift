@@ -22,17 +22,27 @@ extension PixelBuffer {
     private func bilinear(width newWidth: Int, height newHeight: Int) -> PixelBuffer {
         var out = PixelBuffer(width: newWidth, height: newHeight, format: format)
         let bpp = format.bytesPerPixel
-        let sx = Double(width) / Double(newWidth), sy = Double(height) / Double(newHeight)
+        // Separable, in 8-bit fixed point: each output column's two source columns and weight
+        // are the same on every row, so they are worked out once (pixel centres aligned).
+        func taps(_ count: Int, from source: Int) -> [(Int, Int, Int)] {
+            let scale = Double(source) / Double(count)
+            return (0..<count).map { o in
+                let f = max(0, (Double(o) + 0.5) * scale - 0.5)
+                let i = min(Int(f), source - 1)
+                return (i, min(i + 1, source - 1), Int(((f - Double(i)) * 256).rounded()))
+            }
+        }
+        let columns = taps(newWidth, from: width), rows = taps(newHeight, from: height)
         bytes.withUnsafeBufferPointer { s in
-            let sampler = BilinearSampler(s, of: self)
             out.bytes.withUnsafeMutableBufferPointer { d in
-                for oy in 0..<newHeight {
-                    let fy = (Double(oy) + 0.5) * sy - 0.5
-                    for ox in 0..<newWidth {
-                        let fx = (Double(ox) + 0.5) * sx - 0.5
-                        let dBase = oy * out.bytesPerRow + ox * bpp
+                for (oy, (y0, y1, wy)) in rows.enumerated() {
+                    let top = y0 * bytesPerRow, bottom = y1 * bytesPerRow, outRow = oy * out.bytesPerRow
+                    for (ox, (x0, x1, wx)) in columns.enumerated() {
+                        let a = x0 * bpp, b = x1 * bpp, o = outRow + ox * bpp
                         for c in 0..<bpp {
-                            d[dBase + c] = UInt8(max(0, min(255, sampler.sample(x: fx, y: fy, channel: c).rounded())))
+                            let upper = Int(s[top + a + c]) * (256 - wx) + Int(s[top + b + c]) * wx
+                            let lower = Int(s[bottom + a + c]) * (256 - wx) + Int(s[bottom + b + c]) * wx
+                            d[o + c] = UInt8(truncatingIfNeeded: (upper * (256 - wy) + lower * wy + 32768) >> 16)
                         }
                     }
                 }
