@@ -9,7 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Kamera", targets: ["Kamera"]),
-        .executable(name: "kamera", targets: ["kamera"]),
+        .executable(name: "kamera", targets: ["KameraCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,7 +33,9 @@ let package = Package(
         ),
 
         // KameraNN's SIMD kernels (C vector extensions, multiversioned for AVX-512/AVX2/baseline) and image-to-tensor sampling.
-        .target(name: "CKameraNNKernels", cSettings: [.unsafeFlags(["-O3", "-ffp-contract=fast"])]),
+        // No unsafeFlags (SwiftPM refuses them in a dependency): the kernels ask for FMA
+        // contraction themselves (#pragma), and release builds compile C at -O2.
+        .target(name: "CKameraNNKernels"),
 
         // Swift modules.
         .target(name: "KameraCore"),
@@ -43,8 +45,10 @@ let package = Package(
         .target(name: "KameraMedia", dependencies: ["KameraCore", "CFFmpeg"]),
         .target(name: "KameraRender", dependencies: ["KameraCore", "KameraVision", "CFreeType"]),
         .target(name: "Kamera", dependencies: ["KameraCore", "KameraImageIO", "KameraMedia", "KameraNN", "KameraVision", "KameraRender"]),
+        // The `kamera` command (the product's name); the module is KameraCLI so that no two
+        // folders or modules differ only in case (`Kamera` is the library).
         .executableTarget(
-            name: "kamera",
+            name: "KameraCLI",
             dependencies: [
                 "Kamera", "KameraTestMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -21,3 +21,5 @@ export KAMERA_LITERT_PYTHON="$LITERT_VENV/bin/python"
 # module twice per run; this way a second run only compiles what changed.
 swift build -c release -Xswiftc -enable-testing --scratch-path .build-test --build-tests
 swift test -c release -Xswiftc -enable-testing --scratch-path .build-test --skip-build "$@"
+# Kamera as other packages use it (only for the whole suite, not a --filter run).
+if [ $# -eq 0 ]; then bash scripts/consumer.sh; fi

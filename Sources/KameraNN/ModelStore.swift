@@ -37,28 +37,40 @@ public enum KameraModel: String, CaseIterable, Sendable {
     }
 }
 
-/// Finds model files: `KAMERA_MODELS` if set, else `$KAMERA_CACHE/models`, else
-/// `$XDG_CACHE_HOME/kamera/models` or `~/.cache/kamera/models` (where scripts/models.sh puts them).
-public enum ModelStore {
+/// Where the models are: a folder holding the files scripts/models.sh installs. A value, so
+/// an app can keep its models where it likes and hand the store to its requests
+/// (`DetectFaceRectanglesRequest.modelStore`); `default` follows the environment.
+public struct ModelStore: Sendable, Hashable {
     /// What to run when a model is missing or corrupt.
     public static let installHint =
         "install the models with `bash scripts/models.sh` from the Kamera checkout (or set KAMERA_MODELS to a folder holding them)"
 
     /// The directory models are read from.
-    public static var directory: URL {
-        let env = ProcessInfo.processInfo.environment
-        if let path = env["KAMERA_MODELS"], !path.isEmpty { return URL(fileURLWithPath: path) }
-        if let cache = env["KAMERA_CACHE"], !cache.isEmpty { return URL(fileURLWithPath: cache).appendingPathComponent("models") }
-        let base = env["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
-        return base.appendingPathComponent("kamera/models")
+    public var directory: URL
+
+    /// Models read from `directory`.
+    public init(directory: URL) {
+        self.directory = directory
     }
 
+    /// `KAMERA_MODELS` if set, else the `models` folder of the cache root (``CacheDirectory``:
+    /// `KAMERA_CACHE`, `$XDG_CACHE_HOME/kamera` or `~/.cache/kamera`).
+    public init(environment: [String: String]) {
+        if let path = environment["KAMERA_MODELS"], !path.isEmpty {
+            directory = URL(fileURLWithPath: path)
+        } else {
+            directory = CacheDirectory.root(environment: environment).appendingPathComponent("models")
+        }
+    }
+
+    /// The store the process's environment names.
+    public static var `default`: ModelStore { ModelStore(environment: ProcessInfo.processInfo.environment) }
+
     /// The path of `model`, throwing a missing-model error naming the install command.
-    public static func path(of model: KameraModel) throws -> String {
+    public func path(of model: KameraModel) throws -> String {
         let url = directory.appendingPathComponent(model.fileName)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw KameraError.missingResource(name: "model \(model.fileName) (looked in \(directory.path))", hint: installHint)
+            throw KameraError.missingResource(name: "model \(model.fileName) (looked in \(directory.path))", hint: Self.installHint)
         }
         return url.path
     }
@@ -72,7 +84,7 @@ public enum ModelStore {
     }
 
     /// Every model with its size and whether its SHA-256 matches the pin.
-    public static func status() -> [Status] {
+    public func status() -> [Status] {
         KameraModel.allCases.map { model in
             let path = directory.appendingPathComponent(model.fileName).path
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -85,19 +97,21 @@ public enum ModelStore {
     private static let cache = NetworkCache()
 
     /// A process-wide pool of sessions for `model` (loads the model on first use).
-    public static func sessions(_ model: KameraModel) throws -> InferenceSessionPool {
-        try cache.pool(model) { try network(model) }
+    public func sessions(_ model: KameraModel) throws -> InferenceSessionPool {
+        let path = directory.appendingPathComponent(model.fileName).path
+        return try Self.cache.pool(path) { try network(model) }
     }
 
-    /// The compiled network for `model`, loaded once per process. A file whose checksum does
-    /// not match the pin is rejected as corrupt before it is parsed.
-    public static func network(_ model: KameraModel) throws -> NeuralNetwork {
-        try cache.network(model) {
+    /// The compiled network for `model`, loaded once per process and file. A file whose
+    /// checksum does not match the pin is rejected as corrupt before it is parsed.
+    public func network(_ model: KameraModel) throws -> NeuralNetwork {
+        let path = directory.appendingPathComponent(model.fileName).path
+        return try Self.cache.network(path) {
             let path = try self.path(of: model)
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw KameraError.unreadableFile(path: path, reason: "cannot open")
             }
-            return try verifiedNetwork(bytes: [UInt8](data), path: path, model: model)
+            return try Self.verifiedNetwork(bytes: [UInt8](data), path: path, model: model)
         }
     }
 
@@ -109,31 +123,31 @@ public enum ModelStore {
     }
 }
 
-/// Compiled networks by model, shared by every request in the process.
+/// Compiled networks by file, shared by every request in the process.
 private final class NetworkCache: @unchecked Sendable {
     // @unchecked: all state is behind `lock`.
     private let lock = NSLock()
-    private var networks: [KameraModel: NeuralNetwork] = [:]
-    private var pools: [KameraModel: InferenceSessionPool] = [:]
+    private var networks: [String: NeuralNetwork] = [:]
+    private var pools: [String: InferenceSessionPool] = [:]
 
-    func pool(_ model: KameraModel, network: () throws -> NeuralNetwork) throws -> InferenceSessionPool {
+    func pool(_ path: String, network: () throws -> NeuralNetwork) throws -> InferenceSessionPool {
         lock.lock()
-        if let pool = pools[model] { lock.unlock(); return pool }
+        if let pool = pools[path] { lock.unlock(); return pool }
         lock.unlock()
         let pool = InferenceSessionPool(network: try network())
         lock.lock()
         defer { lock.unlock() }
-        if let existing = pools[model] { return existing }
-        pools[model] = pool
+        if let existing = pools[path] { return existing }
+        pools[path] = pool
         return pool
     }
 
-    func network(_ model: KameraModel, load: () throws -> NeuralNetwork) throws -> NeuralNetwork {
+    func network(_ path: String, load: () throws -> NeuralNetwork) throws -> NeuralNetwork {
         lock.lock()
         defer { lock.unlock() }
-        if let network = networks[model] { return network }
+        if let network = networks[path] { return network }
         let network = try load()
-        networks[model] = network
+        networks[path] = network
         return network
     }
 }

@@ -14,10 +14,7 @@ public enum SampleMedia {
 
     /// The cache folder scripts/media.sh fills.
     public static var cacheDirectory: URL {
-        let env = ProcessInfo.processInfo.environment
-        let cache = env["KAMERA_CACHE"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/kamera")
-        return cache.appendingPathComponent("media")
+        CacheDirectory.root().appendingPathComponent("media")
     }
 
     /// Real photos with faces: (file, number of faces in it).

@@ -53,7 +53,7 @@ import Testing
         let models = try kamera(["models"], environment: ["KAMERA_MODELS": empty.path])
         #expect(models.status == 1 && models.stdout.contains("missing"))
         // A corrupt copy is reported as such.
-        let source = try ModelStore.path(of: .faceDetectionShortRange)
+        let source = try ModelStore.default.path(of: .faceDetectionShortRange)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: source))
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: empty.appendingPathComponent(KameraModel.faceDetectionShortRange.fileName))

@@ -7,8 +7,8 @@ import Testing
 struct ModelReferenceTests {
     @Test("Each model's outputs match LiteRT's", arguments: KameraModel.allCases)
     func matchesLiteRT(model: KameraModel) throws {
-        let path = try ModelStore.path(of: model)
-        let network = try ModelStore.network(model)
+        let path = try ModelStore.default.path(of: model)
+        let network = try ModelStore.default.network(model)
         let shape = network.inputShapes[0]
         // A smooth pattern plus noise: activations spread over the network's range like an image.
         var seed: UInt64 = 42
@@ -32,7 +32,7 @@ struct ModelReferenceTests {
 
     @Test("Two threads give the same outputs as one")
     func threadsAgree() throws {
-        let network = try ModelStore.network(.faceLandmark)
+        let network = try ModelStore.default.network(.faceLandmark)
         let input = (0..<network.inputShapes[0].reduce(1, *)).map { Float(($0 * 7919) % 1000) / 1000 }
         let one = try network.makeSession(threads: 1).run(input)
         let two = try network.makeSession(threads: 2).run(input)
@@ -41,7 +41,7 @@ struct ModelReferenceTests {
 
     @Test("Truncated, corrupt and foreign model files are typed errors naming the file")
     func badModels() throws {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try ModelStore.path(of: .faceDetectionShortRange))))
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try ModelStore.default.path(of: .faceDetectionShortRange))))
         for cut in [0, 7, 100, bytes.count / 3, bytes.count / 2] {
             #expect(throws: KameraError.self) { try NeuralNetwork(bytes: Array(bytes.prefix(cut)), name: "cut\(cut)") }
         }
@@ -79,7 +79,7 @@ struct ModelReferenceTests {
 
     @Test("An operator KameraNN does not implement is named in a typed error")
     func unknownOperator() throws {
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try ModelStore.path(of: .faceDetectionShortRange))))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try ModelStore.default.path(of: .faceDetectionShortRange))))
         // Rewrite the first operator code to builtin 97 (not one KameraNN runs) in whichever
         // fields the file has (old models only have the byte-sized one).
         let reader = FlatBufferReader(bytes: bytes, path: "patched")
@@ -99,7 +99,7 @@ struct ModelReferenceTests {
 
     @Test("The model directory verifies every pinned model")
     func storeVerifies() {
-        let status = ModelStore.status()
+        let status = ModelStore.default.status()
         #expect(status.count == KameraModel.allCases.count)
         for entry in status { #expect(entry.verified, "\(entry.path) does not verify") }
     }

@@ -18,7 +18,7 @@ struct ModelsCommand: ParsableCommand {
 
     func run() throws {
         for model in KameraModel.allCases {
-            let network = try ModelStore.network(model)
+            let network = try ModelStore.default.network(model)
             let session = network.makeSession(threads: threads)
             session.withInput { buffer in for i in buffer.indices { buffer[i] = Float(i % 255) / 255 } }
             for _ in 0..<20 { session.invoke() }

@@ -26,9 +26,9 @@ struct BlazeFaceDetector: Sendable {
     private let regressorsIndex: Int
     private let scoresIndex: Int
 
-    init(_ variant: Variant) throws {
+    init(_ variant: Variant, models: ModelStore) throws {
         self.variant = variant
-        sessions = try ModelStore.sessions(variant.model)
+        sessions = try models.sessions(variant.model)
         let network = sessions.network
         anchors = variant.anchors
         // Outputs are [1, anchors, 16] box regressors and [1, anchors, 1] scores, in either order.

@@ -4,7 +4,8 @@ import KameraCore
 /// `DetectFaceRectanglesRequest` finds them (or the ones given), then Face Mesh and Iris on
 /// each. Roll, yaw and pitch come from the 3-D mesh.
 public struct DetectFaceLandmarksRequest: ImageRequest {
-    /// Face detection settings for the first stage.
+    /// Face detection settings for the first stage; its `modelStore` also serves Face Mesh
+    /// and Iris.
     public var faceDetection: DetectFaceRectanglesRequest
     /// Faces to refine instead of detecting (Vision's `inputFaceObservations`).
     public var inputFaceObservations: [FaceObservation]?
@@ -29,7 +30,7 @@ public struct DetectFaceLandmarksRequest: ImageRequest {
         } else {
             try faceDetection.detections(in: context)
         }
-        let landmarker = try FaceLandmarker()
+        let landmarker = try FaceLandmarker(models: faceDetection.modelStore)
         let sampler = context.tensorSampler
         return detections.map { detection in
             var observation = DetectFaceRectanglesRequest.observation(detection, imageSize: size)

@@ -1,5 +1,6 @@
 import Foundation
 import KameraCore
+import KameraNN
 
 /// Finds faces, like Vision's `DetectFaceRectanglesRequest`: MediaPipe's BlazeFace short- and
 /// full-range detectors run by KameraNN, tiled over large images so small faces are found.
@@ -20,6 +21,9 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     /// Whether each face is looked at again on its own upright crop (better box, keypoints and
     /// roll, fewer false faces; about 1.5 ms per face).
     public var refinesFaces = true
+    /// Where the BlazeFace models are read from (and, for the landmark request and
+    /// `LiveScanner`, Face Mesh and Iris).
+    public var modelStore = ModelStore.default
 
     public init(minimumFaceSize: Double? = nil, scansTiles: Bool = true, minimumConfidence: Float = 0.5,
                 maximumFaces: Int = 100, maximumThreads: Int? = nil) {
@@ -36,7 +40,7 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
 
     func detections(in context: ImageAnalysisContext) throws -> [FaceDetection] {
         guard maximumFaces > 0 else { throw KameraError.invalidArgument("maximumFaces must be positive") }
-        let scanner = try FaceScanner()
+        let scanner = try FaceScanner(models: modelStore)
         let sampler = context.tensorSampler
         return Array(scanner.detect(in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles,
                                      threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount, refines: refinesFaces)

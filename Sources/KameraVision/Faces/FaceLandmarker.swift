@@ -9,9 +9,9 @@ struct FaceLandmarker: Sendable {
     private let mesh: InferenceSessionPool
     private let iris: InferenceSessionPool
 
-    init() throws {
-        mesh = try ModelStore.sessions(.faceLandmark)
-        iris = try ModelStore.sessions(.irisLandmark)
+    init(models: ModelStore) throws {
+        mesh = try models.sessions(.faceLandmark)
+        iris = try models.sessions(.irisLandmark)
         guard mesh.network.outputShapes.contains(where: { $0.reduce(1, *) == 1404 }),
               iris.network.outputShapes.contains(where: { $0.reduce(1, *) == 15 }) else {
             throw KameraError.invalidModel(path: mesh.network.path, reason: "unexpected Face Mesh / Iris outputs")

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import KameraCore
+import KameraNN
 import Synchronization
 
 /// Finds faces of every size in an image: BlazeFace full range on the whole (letterboxed)
@@ -11,9 +12,9 @@ struct FaceScanner: Sendable {
     let shortRange: BlazeFaceDetector
     let fullRange: BlazeFaceDetector
 
-    init() throws {
-        shortRange = try BlazeFaceDetector(.shortRange)
-        fullRange = try BlazeFaceDetector(.fullRange)
+    init(models: ModelStore) throws {
+        shortRange = try BlazeFaceDetector(.shortRange, models: models)
+        fullRange = try BlazeFaceDetector(.fullRange, models: models)
     }
 
     /// The smallest face (in tensor pixels) the full-range model reliably finds.

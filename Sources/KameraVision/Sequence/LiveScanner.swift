@@ -59,8 +59,8 @@ public final class LiveScanner {
         self.configuration = configuration
         faces = FaceTracker(lostAfter: configuration.faceLostAfter)
         codes = BarcodeTracker(lostAfter: configuration.codeLostAfter)
-        scanner = configuration.detectsFaces ? try FaceScanner() : nil
-        landmarker = configuration.detectsFaces && configuration.detectsLandmarks ? try FaceLandmarker() : nil
+        scanner = configuration.detectsFaces ? try FaceScanner(models: configuration.faceDetection.modelStore) : nil
+        landmarker = configuration.detectsFaces && configuration.detectsLandmarks ? try FaceLandmarker(models: configuration.faceDetection.modelStore) : nil
     }
 
     /// Frames between full face detections now (1 = every frame).

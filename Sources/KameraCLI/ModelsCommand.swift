@@ -7,7 +7,7 @@ struct ModelsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models",
         abstract: "List the face models, their sizes and whether their SHA-256 matches the pin.",
-        discussion: "Models are read from KAMERA_MODELS, else $KAMERA_CACHE/models, else ~/.cache/kamera/models. Exit code 1 when any is missing or does not verify."
+        discussion: "Models are read from KAMERA_MODELS, else the models folder of the cache: $KAMERA_CACHE, $XDG_CACHE_HOME/kamera or ~/.cache/kamera. Exit code 1 when any is missing or does not verify."
     )
 
     @Flag(help: "Print JSON instead of a table.")
@@ -18,10 +18,10 @@ struct ModelsCommand: ParsableCommand {
     }
 
     private func list() throws {
-        let status = ModelStore.status()
+        let status = ModelStore.default.status()
         if json {
             try StandardStreams.outputLine(JSONValue.object([
-                ("directory", .string(ModelStore.directory.path)),
+                ("directory", .string(ModelStore.default.directory.path)),
                 ("models", .array(status.map { entry in
                     .object([("file", .string(entry.model.fileName)), ("purpose", .string(entry.model.purpose)),
                              ("source", .string(entry.model.source)), ("size", entry.size.map { .int($0) } ?? .null),
@@ -29,7 +29,7 @@ struct ModelsCommand: ParsableCommand {
                 })),
             ]).rendered())
         } else {
-            try StandardStreams.outputLine("models in \(ModelStore.directory.path)")
+            try StandardStreams.outputLine("models in \(ModelStore.default.directory.path)")
             for entry in status {
                 let state = entry.size == nil ? "missing" : (entry.verified ? "ok" : "CORRUPT")
                 let size = entry.size.map { String(format: "%.2f MB", Double($0) / 1_000_000) } ?? "-"
