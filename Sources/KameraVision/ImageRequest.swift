@@ -8,14 +8,15 @@ public protocol ImageRequest: Sendable {
 }
 
 extension ImageRequest {
-    /// Runs the request on `image`.
+    /// Runs the request on `image`, on an analysis thread (``AnalysisExecutor``): the
+    /// caller's task suspends and the cooperative pool stays free for other tasks.
     public func perform(on image: Image) async throws -> Result {
-        try perform(in: ImageAnalysisContext(image))
+        try await AnalysisExecutor.run { try perform(in: ImageAnalysisContext(image)) }
     }
 
-    /// Runs the request on upright pixels.
+    /// Runs the request on upright pixels (see ``perform(on:)-(Image)``).
     public func perform(on pixelBuffer: PixelBuffer) async throws -> Result {
-        try perform(in: ImageAnalysisContext(Image(pixelBuffer: pixelBuffer)))
+        try await perform(on: Image(pixelBuffer: pixelBuffer))
     }
 
     /// Runs the request on `image` without suspending (for non-async callers).

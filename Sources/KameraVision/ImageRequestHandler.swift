@@ -13,9 +13,11 @@ public struct ImageRequestHandler: Sendable {
         self.init(Image(pixelBuffer: pixelBuffer))
     }
 
-    /// Runs each request in turn and returns their results in the same order.
+    /// Runs each request in turn, on an analysis thread (``AnalysisExecutor``), and returns
+    /// their results in the same order.
     public func perform<each Request: ImageRequest>(_ request: repeat each Request) async throws
         -> (repeat (each Request).Result) {
-        (repeat try (each request).perform(in: context))
+        let context = context
+        return try await AnalysisExecutor.run { (repeat try (each request).perform(in: context)) }
     }
 }
