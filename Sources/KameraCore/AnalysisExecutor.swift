@@ -7,7 +7,15 @@ import Dispatch
 /// keeps its CPU-bound workers near one per core, so many concurrent calls queue here
 /// instead of oversubscribing the machine.
 public enum AnalysisExecutor {
-    private static let queue = DispatchQueue(label: "kamera.analysis", qos: .userInitiated, attributes: .concurrent)
+    private static let marker = DispatchSpecificKey<Bool>()
+    private static let queue: DispatchQueue = {
+        let queue = DispatchQueue(label: "kamera.analysis", qos: .userInitiated, attributes: .concurrent)
+        queue.setSpecific(key: marker, value: true)
+        return queue
+    }()
+
+    /// Whether the calling code runs on an analysis thread.
+    public static var isCurrent: Bool { DispatchQueue.getSpecific(key: marker) ?? false }
 
     /// Runs `work` on an analysis thread and resumes the caller with its result.
     public static func run<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
