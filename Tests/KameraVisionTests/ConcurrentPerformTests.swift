@@ -1,56 +1,33 @@
 import Foundation
 import Kamera
 import KameraTestMedia
-import Synchronization
 import Testing
 
 /// The async API keeps Swift's cooperative pool free: heavy analysis runs on its own threads.
 @Suite struct ConcurrentPerformTests {
     /// 50 face scans (tiles on every core) and code reads at once from a task group all finish
-    /// with the right results, while a task that wakes every 10 ms keeps waking on time. Were
-    /// the work run on the cooperative pool (two threads here), that task would wait for whole
-    /// scans — seconds.
-    @Test func fiftyConcurrentCallsFinishAndDoNotStarveOtherTasks() async throws {
+    /// with the right results, each on an analysis thread, not on the cooperative pool. (Run on
+    /// the pool — two threads here — they stalled a task that asks to wake every 10 ms: it woke
+    /// 3 times in 2.2 s, against about 25 times a second with the executor. That rate is not
+    /// asserted: the rest of the suite runs on the same pool at the same time.)
+    @Test func fiftyConcurrentCallsFinishOnAnalysisThreads() async throws {
         let photo = try SampleMedia.photo("messi5.jpg")
         let codes = try BarcodeGenerator(symbology: .qr, moduleSize: 4).generate(text: "concurrent")
-        let ticks = Mutex<[ContinuousClock.Instant]>([])
-        let done = Atomic<Bool>(false)
-        let ticker = Task {
-            while !done.load(ordering: .relaxed) {
-                try? await Task.sleep(for: .milliseconds(10))
-                ticks.withLock { $0.append(.now) }
-            }
-        }
-        let started = ContinuousClock.now
-        let results = try await withThrowingTaskGroup(of: Int.self) { group in
+        let results = try await withThrowingTaskGroup(of: (found: Int, onAnalysisThread: Bool).self) { group in
             for index in 0..<50 {
                 group.addTask {
                     if index % 2 == 0 {
-                        return try await DetectFaceRectanglesRequest().perform(on: photo).count
+                        let (faces, place) = try await Located(DetectFaceRectanglesRequest()).perform(on: photo)
+                        return (faces.count, place)
                     }
-                    return try await DetectBarcodesRequest(symbologies: [.qr]).perform(on: codes)
-                        .filter { $0.payloadString == "concurrent" }.count
+                    let (found, place) = try await Located(DetectBarcodesRequest(symbologies: [.qr])).perform(on: codes)
+                    return (found.filter { $0.payloadString == "concurrent" }.count, place)
                 }
             }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
-        done.store(true, ordering: .relaxed)
-        await ticker.value
-        let elapsed = ContinuousClock.now - started
-
-        #expect(results.count == 50 && results.allSatisfy { $0 == 1 })
-        let times = ticks.withLock { $0 }
-        // The ticker asks to wake every 10 ms; on a busy two-core machine the OS still gives it
-        // a slice every few tens of ms (about 25 wakes a second seen here). Starved by analysis
-        // on the pool it woke 3 times in 2.2 s.
-        let expected = elapsed / .milliseconds(10)
-        #expect(Double(times.count) > expected / 10, "\(times.count) ticks in \(elapsed)")
-        // And directly: every request ran on an analysis thread.
-        let places = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for _ in 0..<8 { group.addTask { try await WhereItRunsRequest().perform(on: codes) } }
-            return try await group.reduce(into: Set<Bool>()) { $0.insert($1) }
-        }
-        #expect(places == [true] && !AnalysisExecutor.isCurrent)
+        #expect(results.count == 50 && results.allSatisfy { $0.found == 1 && $0.onAnalysisThread })
+        #expect(!AnalysisExecutor.isCurrent)
     }
 
     /// Vision's file and memory forms: the same faces as from the decoded image; bytes that
@@ -67,7 +44,12 @@ import Testing
     }
 }
 
-/// Reports whether it runs on an analysis thread.
-private struct WhereItRunsRequest: ImageRequest {
-    func perform(in context: ImageAnalysisContext) throws -> Bool { AnalysisExecutor.isCurrent }
+/// A request's result and whether it was computed on an analysis thread.
+private struct Located<Request: ImageRequest>: ImageRequest {
+    let request: Request
+    init(_ request: Request) { self.request = request }
+
+    func perform(in context: ImageAnalysisContext) throws -> (Request.Result, Bool) {
+        (try request.perform(in: context), AnalysisExecutor.isCurrent)
+    }
 }
