@@ -49,7 +49,7 @@ struct DetectionReport {
             for face in result.faces ?? [] {
                 let b = face.observation.pixelBox
                 let angles = [face.observation.roll, face.observation.yaw, face.observation.pitch]
-                    .map { $0.map { String(format: "%.0f°", $0 * 180 / .pi) } ?? "-" }.joined(separator: " ")
+                    .map { String(format: "%.0f°", $0.inDegrees) }.joined(separator: " ")
                 rows.append([result.input, size, "face", String(format: "%.2f roll/yaw/pitch %@", face.observation.confidence, angles),
                              "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))"])
             }

@@ -14,7 +14,7 @@ struct FaceRecord {
             ("confidence", .score(Double(observation.confidence))),
         ]
         for (name, angle) in [("roll", observation.roll), ("yaw", observation.yaw), ("pitch", observation.pitch)] {
-            if let angle { members.append((name, .degrees(radians: angle))) }
+            members.append((name, .degrees(radians: angle.inRadians)))
         }
         if let landmarks = observation.landmarks {
             members.append(("landmarks", .object(FaceLandmarks.Region.allCases.map { region in

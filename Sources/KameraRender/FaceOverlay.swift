@@ -18,7 +18,7 @@ public struct FaceOverlay: Sendable {
             let sx = Double(buffer.width) / face.imageSize.width, sy = Double(buffer.height) / face.imageSize.height
             let box = face.pixelBox
             let scaled = PixelRect(x: box.x * sx, y: box.y * sy, width: box.width * sx, height: box.height * sy)
-            let layer = FaceLayerTransform(roll: face.roll ?? 0, yaw: face.yaw ?? 0)
+            let layer = FaceLayerTransform(roll: face.roll.inRadians, yaw: face.yaw.inRadians)
             canvas.stroke(layer.corners(of: scaled), closed: true, lineWidth: width, color: borderColor)
             guard let landmarks = face.landmarks else { continue }
             for region in FaceLandmarks.Region.allCases {

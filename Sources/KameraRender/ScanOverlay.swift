@@ -17,7 +17,7 @@ public struct ScanOverlay: Sendable {
             let size = max(12, min(32, Double(canvas.buffer.height) / 36))
             for face in scan.faces {
                 let box = face.observation.pixelBox
-                let corners = FaceLayerTransform(roll: face.observation.roll ?? 0, yaw: face.observation.yaw ?? 0).corners(of: box)
+                let corners = FaceLayerTransform(roll: face.observation.roll.inRadians, yaw: face.observation.yaw.inRadians).corners(of: box)
                 let top = corners.min { $0.y < $1.y }!
                 let fitted = font.fitting("#\(face.faceID)", size: size, maximumWidth: Double(canvas.buffer.width))
                 let width = Double(fitted.bitmap.width), height = Double(fitted.bitmap.height)

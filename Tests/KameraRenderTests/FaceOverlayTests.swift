@@ -26,7 +26,7 @@ struct FaceOverlayTests {
         var canvas = Canvas(PixelBuffer(width: 160, height: 120, format: .rgb8, filledWith: [0, 0, 0]))
         let faces = [PixelRect(x: -40, y: -30, width: 100, height: 100), PixelRect(x: 120, y: 80, width: 90, height: 90),
                      PixelRect(x: -500, y: -500, width: 50, height: 50)].map {
-            FaceObservation(boundingBox: $0.normalized(in: size), imageSize: size, confidence: 1, roll: 0.3, yaw: -0.5, pitch: 0,
+            FaceObservation(boundingBox: $0.normalized(in: size), imageSize: size, confidence: 1, roll: .radians(0.3), yaw: .radians(-0.5), pitch: .radians(0),
                             keypoints: [])
         }
         FaceOverlay().draw(faces, on: &canvas)

@@ -46,7 +46,7 @@ struct FaceDetectionTests {
                                              (PixelPoint(x: 400, y: 720), 90), (PixelPoint(x: 1020, y: 720), 240)]
         for (center, side) in spots { scene.place(head, faceCenter: center, faceSide: side, degrees: degrees) }
         // The astronaut holds her head slightly tilted; measure it on the upright cut.
-        let headRoll = try #require(try await DetectFaceRectanglesRequest().perform(on: head.image).first?.roll)
+        let headRoll = try #require(try await DetectFaceRectanglesRequest().perform(on: head.image).first?.roll.inRadians)
         let faces = try await DetectFaceRectanglesRequest().perform(on: scene.image)
         #expect(faces.count == spots.count, "\(faces.map(\.pixelBox))")
         for placed in scene.faces {
@@ -55,7 +55,7 @@ struct FaceDetectionTests {
             #expect(offset < placed.faceSide * 0.2, "face at \(placed.center): found at \(face.pixelBox.center)")
             let side = (face.pixelBox.width + face.pixelBox.height) / 2
             #expect(side > placed.faceSide * 0.7 && side < placed.faceSide * 1.4, "side \(side) vs \(placed.faceSide)")
-            #expect(angleDifference(face.roll ?? .nan, placed.roll + headRoll) < 8, "roll \((face.roll ?? .nan) * 180 / .pi)° vs \(placed.roll * 180 / .pi)°")
+            #expect(angleDifference(face.roll.inRadians, placed.roll + headRoll) < 8, "roll \(face.roll.inDegrees)° vs \(placed.roll * 180 / .pi)°")
         }
     }
 

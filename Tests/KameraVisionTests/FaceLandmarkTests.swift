@@ -43,7 +43,7 @@ struct FaceLandmarkTests {
         // Regions are normalized to the face box (a little outside for the contour is fine).
         for p in landmarks.allPoints { #expect(p.x > -0.3 && p.x < 1.3 && p.y > -0.3 && p.y < 1.3) }
         // She faces the camera.
-        #expect(abs(face.roll ?? 1) < 0.12 && abs(face.yaw ?? 1) < 0.2 && abs(face.pitch ?? 1) < 0.3, "\(face.roll!) \(face.yaw!) \(face.pitch!)")
+        #expect(abs(face.roll.inRadians) < 0.12 && abs(face.yaw.inRadians) < 0.2 && abs(face.pitch.inRadians) < 0.3, "\(face.roll) \(face.yaw) \(face.pitch)")
     }
 
     @Test("Rotated photo: landmarks follow the rotation within 4 % of the eye distance; mesh roll matches", arguments: [25.0, -40])
@@ -61,21 +61,21 @@ struct FaceLandmarkTests {
         let meanError = total / 468 / eyeDistance
         #expect(meanError < 0.04, "mean landmark error \(meanError) of the eye distance")
         // rotated(byDegrees:) turns the picture clockwise on screen; roll is counter-clockwise.
-        let expected = (uprightFace.roll ?? 0) - degrees * .pi / 180
-        #expect(angleDifference(face.roll ?? .nan, expected) < 3, "roll \((face.roll ?? .nan) * 180 / .pi)° vs \(expected * 180 / .pi)°")
+        let expected = uprightFace.roll.inRadians - degrees * .pi / 180
+        #expect(angleDifference(face.roll.inRadians, expected) < 3, "roll \(face.roll.inDegrees)° vs \(expected * 180 / .pi)°")
     }
 
     @Test("Yaw: the cameraman turns toward the image's right; his mirror image toward the left")
     func yawSign() async throws {
         let photo = try SampleMedia.photo("camera.png").pixelBuffer.converted(to: .rgb8)
         let face = try #require(try await DetectFaceLandmarksRequest().perform(on: photo).first)
-        #expect((face.yaw ?? 0) > 0.3, "yaw \(face.yaw ?? .nan)")
+        #expect(face.yaw.inRadians > 0.3, "yaw \(face.yaw)")
         let mirrored = try #require(try await DetectFaceLandmarksRequest().perform(on: photo.mirrored()).first)
-        #expect((mirrored.yaw ?? 0) < -0.3, "mirrored yaw \(mirrored.yaw ?? .nan)")
-        #expect(abs((face.yaw ?? 0) + (mirrored.yaw ?? 0)) < 0.1)
+        #expect(mirrored.yaw.inRadians < -0.3, "mirrored yaw \(mirrored.yaw)")
+        #expect(abs(face.yaw.inRadians + mirrored.yaw.inRadians) < 0.1)
         // The detector keypoints give the same sign.
         let quick = try #require(try await DetectFaceRectanglesRequest().perform(on: photo).first)
-        #expect((quick.yaw ?? 0) > 0.2)
+        #expect(quick.yaw.inRadians > 0.2)
     }
 
     /// Detection alone and the landmark request give one estimate of the head's angles, not
@@ -86,7 +86,7 @@ struct FaceLandmarkTests {
         let photo = try SampleMedia.photo(name)
         let detected = try #require(try await DetectFaceRectanglesRequest().perform(on: photo).first)
         let landmarked = try #require(try await DetectFaceLandmarksRequest().perform(on: photo).first)
-        func degrees(_ radians: Double?) -> Double { (radians ?? .nan) * 180 / .pi }
+        func degrees(_ angle: Measurement<UnitAngle>) -> Double { angle.inDegrees }
         #expect(abs(degrees(detected.yaw) - degrees(landmarked.yaw)) < 10, "yaw \(degrees(detected.yaw)) vs \(degrees(landmarked.yaw))")
         #expect(abs(degrees(detected.pitch) - degrees(landmarked.pitch)) < 10, "pitch \(degrees(detected.pitch)) vs \(degrees(landmarked.pitch))")
         #expect(abs(degrees(detected.roll) - degrees(landmarked.roll)) < 12, "roll \(degrees(detected.roll)) vs \(degrees(landmarked.roll))")

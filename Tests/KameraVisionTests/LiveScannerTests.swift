@@ -47,7 +47,7 @@ struct LiveScannerTests {
         var headRoll: Double?
         for i in 0..<90 {
             let (frame, truths) = Self.faceFrame(i, base: base, head: head)
-            if headRoll == nil { headRoll = try DetectFaceRectanglesRequest().performSynchronously(on: Image(pixelBuffer: head.image)).first?.roll }
+            if headRoll == nil { headRoll = try DetectFaceRectanglesRequest().performSynchronously(on: Image(pixelBuffer: head.image)).first?.roll.inRadians }
             let scan = try scanner.scan(frame, at: Double(i) / Self.fps)
             #expect(scan.frameIndex == i)
             events += scan.events

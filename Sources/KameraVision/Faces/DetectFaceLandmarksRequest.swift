@@ -36,7 +36,7 @@ public struct DetectFaceLandmarksRequest: ImageRequest {
             var observation = DetectFaceRectanglesRequest.observation(detection, imageSize: size)
             if let (landmarks, pose) = landmarker.landmarks(for: detection, sampler: sampler, usesIris: usesIrisModel, refinesMesh: refinesMesh) {
                 observation.landmarks = landmarks
-                if let pose { (observation.roll, observation.yaw, observation.pitch) = (pose.roll, pose.yaw, pose.pitch) }
+                if let pose { (observation.roll, observation.yaw, observation.pitch) = (.radians(pose.roll), .radians(pose.yaw), .radians(pose.pitch)) }
             }
             return observation
         }

@@ -51,7 +51,7 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     static func observation(_ detection: FaceDetection, imageSize: Size) -> FaceObservation {
         let (roll, yaw, pitch) = KeypointPose.angles(detection.keypoints)
         return FaceObservation(boundingBox: detection.box.normalized(in: imageSize), imageSize: imageSize,
-                               confidence: detection.score, roll: roll, yaw: yaw, pitch: pitch,
+                               confidence: detection.score, roll: .radians(roll), yaw: .radians(yaw), pitch: .radians(pitch),
                                keypoints: detection.keypoints)
     }
 }

@@ -123,7 +123,7 @@ public final class LiveScanner {
                 var observation = DetectFaceRectanglesRequest.observation(detection, imageSize: size)
                 if let landmarker, let (landmarks, pose) = landmarker.landmarks(for: detection, sampler: sampler) {
                     observation.landmarks = landmarks
-                    if let pose { (observation.roll, observation.yaw, observation.pitch) = (pose.roll, pose.yaw, pose.pitch) }
+                    if let pose { (observation.roll, observation.yaw, observation.pitch) = (.radians(pose.roll), .radians(pose.yaw), .radians(pose.pitch)) }
                 }
                 tracked.append(TrackedFace(faceID: id, observation: observation, isDetected: detected))
             }

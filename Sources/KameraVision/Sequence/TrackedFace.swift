@@ -5,9 +5,9 @@ public struct TrackedFace: Sendable {
     public var faceID: Int
     public var observation: FaceObservation
     /// Roll in degrees (AVMetadataFaceObject's unit); counter-clockwise as seen is positive.
-    public var rollAngle: Double { (observation.roll ?? 0) * 180 / .pi }
+    public var rollAngle: Double { observation.roll.inDegrees }
     /// Yaw in degrees; turned toward the image's right is positive.
-    public var yawAngle: Double { (observation.yaw ?? 0) * 180 / .pi }
+    public var yawAngle: Double { observation.yaw.inDegrees }
     /// Whether this frame ran the full detector (false: followed from the previous frame).
     public var isDetected: Bool
 }

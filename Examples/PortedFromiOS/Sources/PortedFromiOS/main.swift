@@ -65,7 +65,7 @@ check(lines.contains { $0.string.contains("computer vision") } && !regions.isEmp
 let face = try Image(contentsOf: portrait)
 let faces = try await DetectFaceLandmarksRequest().perform(on: face)
 for face in faces {
-    print(face.boundingBox, face.confidence, face.roll ?? 0, face.yaw ?? 0, face.pitch ?? 0)
+    print(face.boundingBox, face.confidence, face.roll.converted(to: .degrees), face.yaw, face.pitch)
     print(face.landmarks?.regions[.leftPupil] ?? [], face.landmarks?.meshPoints.count ?? 0)
 }
 let small = try await DetectFaceRectanglesRequest(minimumFaceSize: 20).perform(on: face)  // tiles big photos
