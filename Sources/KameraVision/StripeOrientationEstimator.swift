@@ -61,23 +61,28 @@ enum StripeOrientationEstimator {
         let stride = small.bytesPerRow
         small.bytes.withUnsafeBufferPointer { pixels in
             let p = pixels.baseAddress!
+            // The Sobel gradients in one cell strong enough to be a bar's edge (texture and
+            // noise are weaker).
+            @inline(__always) func strongGradients(inCell cx: Int, _ cy: Int, _ body: (_ gx: Int, _ gy: Int) -> Void) {
+                for y in max(1, cy * cell)..<min(small.height - 1, (cy + 1) * cell) {
+                    let above = p + (y - 1) * stride, row = p + y * stride, below = p + (y + 1) * stride
+                    for x in max(1, cx * cell)..<min(small.width - 1, (cx + 1) * cell) {
+                        let gx = Int(above[x + 1]) + 2 * Int(row[x + 1]) + Int(below[x + 1])
+                            - Int(above[x - 1]) - 2 * Int(row[x - 1]) - Int(below[x - 1])
+                        let gy = Int(below[x - 1]) + 2 * Int(below[x]) + Int(below[x + 1])
+                            - Int(above[x - 1]) - 2 * Int(above[x]) - Int(above[x + 1])
+                        if gx * gx + gy * gy > 6_400 { body(gx, gy) }
+                    }
+                }
+            }
             for cy in 0..<rows {
                 for cx in 0..<columns {
                     var jxx = 0, jyy = 0, jxy = 0, strong = 0
-                    for y in max(1, cy * cell)..<min(small.height - 1, (cy + 1) * cell) {
-                        let above = p + (y - 1) * stride, row = p + y * stride, below = p + (y + 1) * stride
-                        for x in max(1, cx * cell)..<min(small.width - 1, (cx + 1) * cell) {
-                            let gx = Int(above[x + 1]) + 2 * Int(row[x + 1]) + Int(below[x + 1])
-                                - Int(above[x - 1]) - 2 * Int(row[x - 1]) - Int(below[x - 1])
-                            let gy = Int(below[x - 1]) + 2 * Int(below[x]) + Int(below[x + 1])
-                                - Int(above[x - 1]) - 2 * Int(above[x]) - Int(above[x + 1])
-                            // Ignore texture and noise; bars are edges of real contrast.
-                            guard gx * gx + gy * gy > 6_400 else { continue }
-                            jxx += gx * gx
-                            jyy += gy * gy
-                            jxy += gx * gy
-                            strong += 1
-                        }
+                    strongGradients(inCell: cx, cy) { gx, gy in
+                        jxx += gx * gx
+                        jyy += gy * gy
+                        jxy += gx * gy
+                        strong += 1
                     }
                     let sum = Double(jxx + jyy)
                     guard strong * 4 > cell * cell, sum > 0 else { continue }
@@ -91,16 +96,8 @@ enum StripeOrientationEstimator {
                     let direction = orientation[index] / 2
                     let (ux, uy) = (cos(direction), sin(direction))
                     var rising = 0, falling = 0
-                    for y in max(1, cy * cell)..<min(small.height - 1, (cy + 1) * cell) {
-                        let above = p + (y - 1) * stride, row = p + y * stride, below = p + (y + 1) * stride
-                        for x in max(1, cx * cell)..<min(small.width - 1, (cx + 1) * cell) {
-                            let gx = Int(above[x + 1]) + 2 * Int(row[x + 1]) + Int(below[x + 1])
-                                - Int(above[x - 1]) - 2 * Int(row[x - 1]) - Int(below[x - 1])
-                            let gy = Int(below[x - 1]) + 2 * Int(below[x]) + Int(below[x + 1])
-                                - Int(above[x - 1]) - 2 * Int(above[x]) - Int(above[x + 1])
-                            guard gx * gx + gy * gy > 6_400 else { continue }
-                            if Double(gx) * ux + Double(gy) * uy > 0 { rising += 1 } else { falling += 1 }
-                        }
+                    strongGradients(inCell: cx, cy) { gx, gy in
+                        if Double(gx) * ux + Double(gy) * uy > 0 { rising += 1 } else { falling += 1 }
                     }
                     barLike[index] = min(rising, falling) * 4 >= rising + falling
                 }
