@@ -17,7 +17,7 @@ struct FaceRecord {
             members.append((name, .degrees(radians: angle.inRadians)))
         }
         if let landmarks = observation.landmarks {
-            members.append(("landmarks", .object(FaceLandmarks.Region.allCases.map { region in
+            members.append(("landmarks", .object(FaceLandmarks.RegionName.allCases.map { region in
                 (region.rawValue, .array((landmarks.regions[region] ?? []).map { .array([.normalized($0.x), .normalized($0.y)]) }))
             })))
         }

@@ -21,15 +21,16 @@ public struct FaceOverlay: Sendable {
             let layer = FaceLayerTransform(roll: face.roll.inRadians, yaw: face.yaw.inRadians)
             canvas.stroke(layer.corners(of: scaled), closed: true, lineWidth: width, color: borderColor)
             guard let landmarks = face.landmarks else { continue }
-            for region in FaceLandmarks.Region.allCases {
-                let points = landmarks.pixelPoints(region).map { PixelPoint(x: $0.x * sx, y: $0.y * sy) }
-                if points.count == 1 {
+            for name in FaceLandmarks.RegionName.allCases {
+                let region = landmarks.region(named: name)
+                let points = region.pointsInImageCoordinates(Size(width: Double(buffer.width), height: Double(buffer.height)),
+                                                             origin: .upperLeft)
+                if region.pointsClassification == .disconnected {
                     let r = width * 1.5
                     canvas.fill(ellipseIn: PixelRect(x: points[0].x - r, y: points[0].y - r, width: 2 * r, height: 2 * r),
                                 color: landmarkColor)
                 } else {
-                    let closed = [.leftEye, .rightEye, .outerLips, .innerLips].contains(region)
-                    canvas.stroke(points, closed: closed, lineWidth: max(1, width / 2), color: landmarkColor)
+                    canvas.stroke(points, closed: region.pointsClassification == .closedPath, lineWidth: max(1, width / 2), color: landmarkColor)
                 }
             }
         }

@@ -22,7 +22,7 @@ import Testing
         let pixelBox = try #require(face["pixelBox"] as? [String: Double])
         #expect(abs(pixelBox["x"]! - 175) < 25 && abs(pixelBox["y"]! - 78) < 25 && pixelBox["width"]! > 70)
         let landmarks = try #require(face["landmarks"] as? [String: [[Double]]])
-        #expect(Set(landmarks.keys) == Set(FaceLandmarks.Region.allCases.map(\.rawValue)))
+        #expect(Set(landmarks.keys) == Set(FaceLandmarks.RegionName.allCases.map(\.rawValue)))
         #expect(landmarks["leftPupil"]?.count == 1)
         #expect(abs(face["roll"] as? Double ?? 99) < 11)  // degrees
         // The annotation has red (face layer) and green (landmarks) pixels.

@@ -17,6 +17,30 @@ struct FaceLandmarkTests {
         return result
     }
 
+    /// Vision's shape: one property per region, each with its points normalized to the face
+    /// box, how they connect, and `pointsInImageCoordinates` for any image size and origin.
+    @Test func regionsAsVisionHasThem() async throws {
+        let photo = try SampleMedia.photo("astronaut.png")
+        let face = try #require(try await DetectFaceLandmarksRequest().perform(on: photo).first)
+        let landmarks: FaceObservation.Landmarks2D = try #require(face.landmarks)
+        let size = photo.pixelBuffer.size
+        for name in FaceLandmarks.RegionName.allCases {
+            let region = landmarks.region(named: name)
+            #expect(region.points == landmarks.regions[name] && region.pointCount > 0)
+            let upperLeft = region.pointsInImageCoordinates(size, origin: .upperLeft)
+            for (a, b) in zip(upperLeft, landmarks.pixelPoints(name)) { #expect(a.distance(to: b) < 1e-6) }
+            let lowerLeft = region.pointsInImageCoordinates(size)
+            for (a, b) in zip(lowerLeft, upperLeft) { #expect(abs(a.x - b.x) < 1e-9 && abs(a.y - (size.height - b.y)) < 1e-9) }
+            // At half the size, the same places at half the coordinates.
+            let half = region.pointsInImageCoordinates(Size(width: size.width / 2, height: size.height / 2), origin: .upperLeft)
+            for (a, b) in zip(half, upperLeft) { #expect(abs(a.x * 2 - b.x) < 1e-9 && abs(a.y * 2 - b.y) < 1e-9) }
+        }
+        #expect(landmarks.leftEye.pointsClassification == .closedPath && landmarks.outerLips.pointsClassification == .closedPath)
+        #expect(landmarks.faceContour.pointsClassification == .openPath && landmarks.leftPupil.pointsClassification == .disconnected)
+        #expect(landmarks.leftPupil.pointCount == 1 && landmarks.leftEye.name == .leftEye)
+        #expect(landmarks.allPoints.pointCount == FaceLandmarks.RegionName.allCases.map { landmarks.region(named: $0).pointCount }.reduce(0, +))
+    }
+
     @Test("Astronaut: every region, pupils inside the eyes, anatomy in order, frontal pose")
     func astronaut() async throws {
         let faces = try await DetectFaceLandmarksRequest().perform(on: try SampleMedia.photo("astronaut.png"))
@@ -24,7 +48,7 @@ struct FaceLandmarkTests {
         let face = try #require(faces.first)
         let landmarks = try #require(face.landmarks)
         #expect(landmarks.meshPoints.count == 468)
-        for region in FaceLandmarks.Region.allCases { #expect(!(landmarks.regions[region] ?? []).isEmpty, "\(region)") }
+        for region in FaceLandmarks.RegionName.allCases { #expect(!(landmarks.regions[region] ?? []).isEmpty, "\(region)") }
         let leftEye = landmarks.pixelPoints(.leftEye), rightEye = landmarks.pixelPoints(.rightEye)
         let leftPupil = try #require(landmarks.pixelPoints(.leftPupil).first)
         let rightPupil = try #require(landmarks.pixelPoints(.rightPupil).first)
@@ -35,13 +59,13 @@ struct FaceLandmarkTests {
         #expect(leftPupil.distance(to: PixelPoint(x: 247, y: 104)) < 4, "\(leftPupil)")
         #expect(rightPupil.distance(to: PixelPoint(x: 205, y: 103)) < 4, "\(rightPupil)")
         // Eyebrows above eyes above nose tip above lips above chin (image y grows down).
-        func meanY(_ r: FaceLandmarks.Region) -> Double { let p = landmarks.pixelPoints(r); return p.map(\.y).reduce(0, +) / Double(p.count) }
+        func meanY(_ r: FaceLandmarks.RegionName) -> Double { let p = landmarks.pixelPoints(r); return p.map(\.y).reduce(0, +) / Double(p.count) }
         #expect(meanY(.leftEyebrow) < meanY(.leftEye))
         #expect(meanY(.leftEye) < meanY(.noseCrest))
         #expect(meanY(.noseCrest) < meanY(.outerLips))
         #expect(meanY(.outerLips) < landmarks.pixelPoints(.faceContour).map(\.y).max()!)
         // Regions are normalized to the face box (a little outside for the contour is fine).
-        for p in landmarks.allPoints { #expect(p.x > -0.3 && p.x < 1.3 && p.y > -0.3 && p.y < 1.3) }
+        for p in landmarks.allPoints.points { #expect(p.x > -0.3 && p.x < 1.3 && p.y > -0.3 && p.y < 1.3) }
         // She faces the camera.
         #expect(abs(face.roll.inRadians) < 0.12 && abs(face.yaw.inRadians) < 0.2 && abs(face.pitch.inRadians) < 0.3, "\(face.roll) \(face.yaw) \(face.pitch)")
     }

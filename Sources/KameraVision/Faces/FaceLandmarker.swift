@@ -62,7 +62,7 @@ struct FaceLandmarker: Sendable {
             NormalizedPoint(x: (p.x - box.x) / box.width, y: 1 - (p.y - box.y) / box.height)
         }
         func region(_ indices: [Int]) -> [NormalizedPoint] { indices.map { normalized(points[$0].point) } }
-        var regions: [FaceLandmarks.Region: [NormalizedPoint]] = [
+        var regions: [FaceLandmarks.RegionName: [NormalizedPoint]] = [
             .faceContour: region(FaceMeshTopology.faceContour),
             .leftEye: region(FaceMeshTopology.leftEye), .rightEye: region(FaceMeshTopology.rightEye),
             .leftEyebrow: region(FaceMeshTopology.leftEyebrow), .rightEyebrow: region(FaceMeshTopology.rightEyebrow),
@@ -78,7 +78,8 @@ struct FaceLandmarker: Sendable {
                                                    : eyeCentre(FaceMeshTopology.leftEye))]
         regions[.rightPupil] = [normalized(usesIris ? pupil(points, corners: FaceMeshTopology.rightEyeCorners, sampler: sampler)
                                                     : eyeCentre(FaceMeshTopology.rightEye))]
-        let landmarks = FaceLandmarks(regions: regions, meshPoints: points, confidence: presence, faceBox: box)
+        let landmarks = FaceLandmarks(regions: regions, meshPoints: points, confidence: presence, faceBox: box,
+                                      imageSize: sampler.image.size)
         // Roll is the eye line as seen, as for detection (Vision's in-plane roll, what the face
         // layer is turned by); yaw and pitch come from the mesh's 3-D pose.
         let left = eyeCentre(FaceMeshTopology.leftEye), right = eyeCentre(FaceMeshTopology.rightEye)

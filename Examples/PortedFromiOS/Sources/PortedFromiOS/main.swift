@@ -62,13 +62,14 @@ let regions = try await DetectTextRectanglesRequest(reportCharacterBoxes: true).
 check(lines.contains { $0.string.contains("computer vision") } && !regions.isEmpty, "text: \(lines.count) lines, \(regions.count) regions")
 
 // Faces (VNDetectFaceLandmarksRequest): boxes, confidence, angles; Vision's landmark regions.
-let face = try Image(contentsOf: portrait)
-let faces = try await DetectFaceLandmarksRequest().perform(on: face)
+let person = try Image(contentsOf: portrait)
+let faces = try await DetectFaceLandmarksRequest().perform(on: person)
 for face in faces {
     print(face.boundingBox, face.confidence, face.roll.converted(to: .degrees), face.yaw, face.pitch)
-    print(face.landmarks?.regions[.leftPupil] ?? [], face.landmarks?.meshPoints.count ?? 0)
+    print(face.landmarks?.leftPupil.pointsInImageCoordinates(person.size, origin: .upperLeft) ?? [],
+          face.landmarks?.meshPoints.count ?? 0)
 }
-let small = try await DetectFaceRectanglesRequest(minimumFaceSize: 20).perform(on: face)  // tiles big photos
+let small = try await DetectFaceRectanglesRequest(minimumFaceSize: 20).perform(on: person)  // tiles big photos
 check(faces.count == 1 && faces[0].landmarks != nil && small.count == 1, "faces: \(faces.count) with landmarks")
 
 // Streams (VNSequenceRequestHandler): stable face IDs, codes keyed by content, events.
