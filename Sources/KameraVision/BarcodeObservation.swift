@@ -22,6 +22,8 @@ public struct BarcodeObservation: Sendable, Hashable {
     public var isMirrored: Bool
     /// Whether the symbol was light on dark.
     public var isInverted: Bool
+    /// Vision's name for `isInverted`.
+    public var isColorInverted: Bool { isInverted }
     /// The symbology identifier ("]Q1", ISO/IEC 15424).
     public var symbologyIdentifier: String
     /// The error-correction level, where the symbology has one ("M", "30%").

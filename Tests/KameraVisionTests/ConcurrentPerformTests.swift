@@ -53,3 +53,19 @@ private struct Located<Request: ImageRequest>: ImageRequest {
         (try request.perform(in: context), AnalysisExecutor.isCurrent)
     }
 }
+
+/// Vision's handler for pixels stored sideways: the requests see them upright.
+@Suite struct OrientedHandlerTests {
+    @Test func requestsSeeTheUprightImage() async throws {
+        let upright = try BarcodeGenerator(symbology: .code128, moduleSize: 3).generate(text: "sideways")
+        // Stored as a camera held on its side would write it: `.right` turns it back.
+        let stored = upright.applying(.left)
+        #expect(stored.width == upright.height)
+        let handler = ImageRequestHandler(stored, orientation: .right)
+        let (found,) = try await handler.perform(DetectBarcodesRequest(symbologies: [.code128], effort: .fast))
+        let code = try #require(found.first)
+        #expect(code.payloadString == "sideways" && !code.isColorInverted)
+        // Corners in the upright image's coordinates: the bars run across its width.
+        #expect(code.imageSize == upright.size && code.pixelBounds.width > code.pixelBounds.height)
+    }
+}
