@@ -7,6 +7,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 eval "$(bash scripts/setup.sh)"
 source scripts/versions.sh
+# SwiftPM re-plans a build when the root package changes, not when a path dependency gains
+# a source file: drop the cached plan (objects stay, so the build is still incremental).
+rm -f .build-consumer/debug.yaml .build-consumer/debug/description.json
 swift build --package-path Examples/PortedFromiOS --scratch-path .build-consumer
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
