@@ -60,6 +60,8 @@ public struct PixelBuffer: Sendable, Equatable {
 
     /// The image's size in pixels.
     public var size: Size { Size(width: Double(width), height: Double(height)) }
+    /// The whole buffer as a rectangle in its own pixels.
+    public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 
     /// Byte index of channel `channel` of pixel (x, y).
     @inlinable

@@ -39,6 +39,17 @@ public struct PixelRect: Sendable, Hashable, Codable {
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The rectangle grown by `dx` left and right and `dy` above and below (shrunk if negative).
+    public func expanded(dx: Double, dy: Double) -> PixelRect {
+        PixelRect(x: x - dx, y: y - dy, width: width + 2 * dx, height: height + 2 * dy)
+    }
+
+    /// The smallest rectangle holding both.
+    public func union(_ other: PixelRect) -> PixelRect {
+        let x0 = min(minX, other.minX), y0 = min(minY, other.minY)
+        return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+    }
+
     /// Intersection over union, 0…1.
     public func intersectionOverUnion(_ other: PixelRect) -> Double {
         guard let overlap = intersection(other) else { return 0 }

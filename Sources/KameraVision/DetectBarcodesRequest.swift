@@ -137,7 +137,7 @@ public struct DetectBarcodesRequest: ImageRequest {
             // Largest first, up to one and a half times the image's area in all: a photo of a
             // fence or a page of text is all stripes and must not cost a look per stripe.
             var budget = 1.5 * Double(gray.width * gray.height)
-            let image = PixelRect(x: 0, y: 0, width: Double(gray.width), height: Double(gray.height))
+            let image = gray.bounds
             let regions = StripeOrientationEstimator.regions(in: gray)
             for region in regions.prefix(Self.maximumRegions) {
                 guard region.bounds.area <= budget else { continue }
@@ -152,10 +152,8 @@ public struct DetectBarcodesRequest: ImageRequest {
                 // symbol: look again at the whole symbol, at the mean angle of its parts.
                 if let cut = seen.first(where: { $0.symbology.isStacked && $0.reaches(beyond: region.bounds, within: image) }) {
                     // The symbol goes on beyond the crop by an unknown length: half its read size.
-                    let box = cut.pixelBounds, (padX, padY) = (box.width / 2, box.height / 2)
-                    let minX = min(box.minX, region.bounds.minX) - padX, minY = min(box.minY, region.bounds.minY) - padY
-                    let whole = PixelRect(x: minX, y: minY, width: max(box.maxX, region.bounds.maxX) + padX - minX,
-                                          height: max(box.maxY, region.bounds.maxY) + padY - minY).intersection(image) ?? image
+                    let box = cut.pixelBounds
+                    let whole = box.union(region.bounds).expanded(dx: box.width / 2, dy: box.height / 2).intersection(image) ?? image
                     let parts = regions.filter { part in
                         var delta = abs(part.gradientAngle - region.gradientAngle)
                         if delta > 90 { delta = 180 - delta }
@@ -271,8 +269,7 @@ extension BarcodeObservation {
     /// Whether most of `region` (70 %) lies within this symbol's bounds, padded by a fifth
     /// of its size: bars that this read explains.
     func covers(_ region: PixelRect) -> Bool {
-        let b = pixelBounds, pad = extent / 5
-        let padded = PixelRect(x: b.x - pad, y: b.y - pad, width: b.width + 2 * pad, height: b.height + 2 * pad)
+        let padded = pixelBounds.expanded(dx: extent / 5, dy: extent / 5)
         return (padded.intersection(region)?.area ?? 0) >= 0.7 * region.area
     }
 

@@ -18,10 +18,8 @@ enum LinearCodeConfirmation {
         let angle = atan2(dy, dx) * 180 / .pi
         // Scan-line quads of linear codes are flat: the crop reaches a third of the code's
         // length to every side, which covers the bars' height and the quiet zones.
-        let bounds = corners.boundingRect, margin = length * 0.35
-        let region = PixelRect(x: bounds.x - margin, y: bounds.y - margin,
-                               width: bounds.width + 2 * margin, height: bounds.height + 2 * margin)
-        let crop = gray.cropped(to: region)
+        let margin = length * 0.35
+        let crop = gray.cropped(to: corners.boundingRect.expanded(dx: margin, dy: margin))
         var check = pass
         check.formats = observation.symbology.readerNames.joined(separator: ",")
         check.tryInvert = false

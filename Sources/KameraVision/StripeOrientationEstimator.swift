@@ -171,8 +171,7 @@ enum StripeOrientationEstimator {
             let x1 = (region.maxX + 1) * cell + pad, y1 = (region.maxY + 1) * cell + pad
             let bounds = PixelRect(x: Double(x0) * scale, y: Double(y0) * scale,
                                    width: Double(x1 - x0) * scale, height: Double(y1 - y0) * scale)
-            let image = PixelRect(x: 0, y: 0, width: Double(gray.width), height: Double(gray.height))
-            return Region(bounds: bounds.intersection(image) ?? image, gradientAngle: angle)
+            return Region(bounds: bounds.intersection(gray.bounds) ?? gray.bounds, gradientAngle: angle)
         }
     }
 }

@@ -21,6 +21,15 @@ import Testing
         #expect(n.toImageCoordinates(size) == p)
     }
 
+    @Test func expandedAndUnion() {
+        let a = PixelRect(x: 10, y: 20, width: 30, height: 40)
+        #expect(a.expanded(dx: 5, dy: 2) == PixelRect(x: 5, y: 18, width: 40, height: 44))
+        #expect(a.expanded(dx: -5, dy: 0) == PixelRect(x: 15, y: 20, width: 20, height: 40))
+        #expect(a.union(PixelRect(x: 0, y: 50, width: 5, height: 30)) == PixelRect(x: 0, y: 20, width: 40, height: 60))
+        #expect(a.union(a) == a)
+        #expect(PixelBuffer(width: 7, height: 3, format: .gray8).bounds == PixelRect(x: 0, y: 0, width: 7, height: 3))
+    }
+
     @Test func intersectionOverUnion() {
         let a = PixelRect(x: 0, y: 0, width: 10, height: 10)
         let b = PixelRect(x: 5, y: 0, width: 10, height: 10)
