@@ -142,8 +142,8 @@ struct DetectCommand: AsyncParsableCommand {
                                      shown: StandardStreams.isTerminal(STDERR_FILENO) && (inputs.count > 1 || log != nil))
         let jobs = self.jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         var failures = 0
-        // Files are independent: `jobs` at a time, each on a thread of its own (not the
-        // cooperative pool); results leave in input order unless --unordered, holding at most
+        // Files are independent: `jobs` at a time, each on an analysis thread (not the
+        // cooperative pool, see AnalysisExecutor); results leave in input order unless --unordered, holding at most
         // a few per job while an earlier, slower file finishes.
         try await withThrowingTaskGroup(of: (Int, DetectionReport.FileResult).self) { group in
             var nextToStart = 0, nextToWrite = 0, running = 0
@@ -152,10 +152,8 @@ struct DetectCommand: AsyncParsableCommand {
                 while running < jobs, nextToStart < inputs.count, waiting.count < 4 * jobs {
                     let index = nextToStart, input = inputs[index], target = annotationTargets?[index]
                     group.addTask {
-                        await withCheckedContinuation { continuation in
-                            DispatchQueue.global().async {
-                                continuation.resume(returning: (index, Self.analyse(input, analysis: analysis, decoding: decoding, annotateTo: target)))
-                            }
+                        try await AnalysisExecutor.run {
+                            (index, Self.analyse(input, analysis: analysis, decoding: decoding, annotateTo: target))
                         }
                     }
                     nextToStart += 1
