@@ -70,21 +70,3 @@ extension RecordingSettings {
         }
     }
 }
-
-/// Why a recording ended.
-public enum RecordingStopReason: String, Sendable, Codable {
-    /// The caller finished it.
-    case finished
-    case maximumDurationReached
-    case maximumFileSizeReached
-    case diskSpaceLow
-}
-
-/// What a finished recording produced.
-public struct RecordingSummary: Sendable, Codable {
-    public var path: String
-    public var duration: Double
-    public var frames: Int
-    public var bytes: Int64
-    public var stopReason: RecordingStopReason
-}

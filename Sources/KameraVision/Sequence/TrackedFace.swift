@@ -11,26 +11,3 @@ public struct TrackedFace: Sendable {
     /// Whether this frame ran the full detector (false: followed from the previous frame).
     public var isDetected: Bool
 }
-
-/// A code in one frame, keyed by what it says (the seed keeps one layer per decoded string).
-public struct TrackedBarcode: Sendable {
-    /// How the code changed since the frame before.
-    public enum State: String, Sendable { case appeared, moved, still }
-
-    public var key: String
-    public var observation: BarcodeObservation
-    public var state: State
-}
-
-/// Everything the scanner reports for one frame.
-public struct FrameScan: Sendable {
-    /// Stream time of the frame, seconds.
-    public var time: Double
-    public var frameIndex: Int
-    public var faces: [TrackedFace]
-    public var barcodes: [TrackedBarcode]
-    /// Appeared and lost events decided at this frame.
-    public var events: [ScanEvent]
-    /// Whether faces were detected afresh (or followed from earlier frames) this frame.
-    public var ranFaceDetection: Bool
-}

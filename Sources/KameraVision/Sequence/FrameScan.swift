@@ -1,0 +1,12 @@
+/// Everything the scanner reports for one frame.
+public struct FrameScan: Sendable {
+    /// Stream time of the frame, seconds.
+    public var time: Double
+    public var frameIndex: Int
+    public var faces: [TrackedFace]
+    public var barcodes: [TrackedBarcode]
+    /// Appeared and lost events decided at this frame.
+    public var events: [ScanEvent]
+    /// Whether faces were detected afresh (or followed from earlier frames) this frame.
+    public var ranFaceDetection: Bool
+}
