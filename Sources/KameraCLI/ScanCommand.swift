@@ -73,9 +73,9 @@ struct ScanCommand: ParsableCommand {
         var faceDetection = DetectFaceRectanglesRequest()
         if let minConfidence { faceDetection.minimumConfidence = minConfidence }
         let scanner = try LiveScanner(configuration: LiveScanner.Configuration(
-            detectsFaces: faces || both, detectsLandmarks: landmarks,
+            faceDetection: faces || both ? faceDetection : nil,
+            faceLandmarks: landmarks ? DetectFaceLandmarksRequest(faceDetection: faceDetection) : nil,
             barcodes: barcodes || both ? DetectBarcodesRequest(effort: .fast) : nil,
-            faceDetection: faceDetection,
             frameBudget: realtime ? 1 / rate : nil))
         let eventFile = try events.map { try CheckedFile(creating: $0) }
         func emit(_ line: String) throws {

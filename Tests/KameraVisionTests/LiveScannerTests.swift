@@ -120,10 +120,41 @@ struct LiveScannerTests {
         #expect(seen.count == 10)
     }
 
+    @Test("The scanner takes the same request objects as single images and honours their options")
+    func sharesRequestOptions() async throws {
+        let head = try FaceScene.astronautHead()
+        var scene = try FaceScene(background: "fruits.jpg", width: 1280, height: 720)
+        for k in 0..<3 {
+            scene.place(head, faceCenter: PixelPoint(x: 250 + Double(k) * 380, y: 360), faceSide: 160, degrees: 0)
+        }
+        var faces = DetectFaceRectanglesRequest(scansTiles: false)
+        faces.maximumFaces = 2
+        var landmarks = DetectFaceLandmarksRequest(faceDetection: faces)
+        landmarks.usesIrisModel = false
+        let scanner = try LiveScanner(configuration: LiveScanner.Configuration(
+            faceDetection: faces, faceLandmarks: landmarks, barcodes: nil))
+        let scan = try scanner.scan(scene.image, at: 0)
+        #expect(scan.faces.count == 2, "maximumFaces is 2: \(scan.faces.count) faces")
+        // The same landmark request on the same face gives the same points (no Iris: pupils
+        // are the eye rings' centres, in both paths).
+        let single = try await ImageRequestHandler(scene.image).perform(landmarks)
+        for tracked in scan.faces {
+            let pupil = try #require(tracked.observation.landmarks?.leftPupil.pointsInImageCoordinates(scene.image.size, origin: .upperLeft).first)
+            let match = single.compactMap { $0.landmarks?.leftPupil.pointsInImageCoordinates(scene.image.size, origin: .upperLeft).first }
+                .map { hypot($0.x - pupil.x, $0.y - pupil.y) }.min() ?? .infinity
+            #expect(match < 1, "pupil \(pupil) is \(match) px from the single-image request's")
+        }
+        #expect(throws: KameraError.self) {
+            var bad = DetectFaceRectanglesRequest()
+            bad.overlapThreshold = 1.5
+            _ = try LiveScanner(configuration: LiveScanner.Configuration(faceDetection: bad))
+        }
+    }
+
     @Test("Codes: keyed by content, appeared / moved / lost after 0.2 s unseen")
     func codes() throws {
         let base = try FaceScene(background: "home.jpg", width: 960, height: 540)
-        let scanner = try LiveScanner(configuration: LiveScanner.Configuration(detectsFaces: false))
+        let scanner = try LiveScanner(configuration: LiveScanner.Configuration(faceDetection: nil))
         var states: [TrackedBarcode.State] = []
         var events: [ScanEvent] = []
         var corners: [Quad] = []
@@ -155,7 +186,7 @@ struct LiveScannerTests {
 
     @Test("Frames must not go back in time")
     func timeOrder() throws {
-        let scanner = try LiveScanner(configuration: LiveScanner.Configuration(detectsFaces: false))
+        let scanner = try LiveScanner(configuration: LiveScanner.Configuration(faceDetection: nil))
         let frame = PixelBuffer(width: 64, height: 64, format: .rgb8, filledWith: [128, 128, 128])
         _ = try scanner.scan(frame, at: 1)
         #expect(throws: KameraError.self) { try scanner.scan(frame, at: 0.5) }

@@ -32,13 +32,19 @@ public struct DetectFaceLandmarksRequest: ImageRequest {
         }
         let landmarker = try FaceLandmarker(models: faceDetection.modelStore)
         let sampler = context.tensorSampler
-        return detections.map { detection in
-            var observation = DetectFaceRectanglesRequest.observation(detection, imageSize: size)
-            if let (landmarks, pose) = landmarker.landmarks(for: detection, sampler: sampler, usesIris: usesIrisModel, refinesMesh: refinesMesh) {
-                observation.landmarks = landmarks
-                if let pose { (observation.roll, observation.yaw, observation.pitch) = (.radians(pose.roll), .radians(pose.yaw), .radians(pose.pitch)) }
-            }
-            return observation
+        return detections.map { observation(for: $0, imageSize: size, sampler: sampler, landmarker: landmarker) }
+    }
+
+    /// One face's observation with its landmarks and the mesh's pose, by this request's
+    /// options; shared with `LiveScanner`.
+    func observation(for detection: FaceDetection, imageSize: Size, sampler: TensorSampler,
+                     landmarker: FaceLandmarker) -> FaceObservation {
+        var observation = DetectFaceRectanglesRequest.observation(detection, imageSize: imageSize)
+        if let (landmarks, pose) = landmarker.landmarks(for: detection, sampler: sampler, usesIris: usesIrisModel,
+                                                        refinesMesh: refinesMesh) {
+            observation.landmarks = landmarks
+            if let pose { (observation.roll, observation.yaw, observation.pitch) = (.radians(pose.roll), .radians(pose.yaw), .radians(pose.pitch)) }
         }
+        return observation
     }
 }

@@ -21,6 +21,9 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     /// Whether each face is looked at again on its own upright crop (better box, keypoints and
     /// roll, fewer false faces; about 1.5 ms per face).
     public var refinesFaces = true
+    /// Detections overlapping more than this (intersection over union) are one face: they are
+    /// merged into their score-weighted mean box, as MediaPipe does.
+    public var overlapThreshold = 0.3
     /// Where the BlazeFace models are read from (and, for the landmark request and
     /// `LiveScanner`, Face Mesh and Iris).
     public var modelStore = ModelStore.default
@@ -39,13 +42,29 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     }
 
     func detections(in context: ImageAnalysisContext) throws -> [FaceDetection] {
+        try validate()
+        return Array(candidates(in: context.tensorSampler, scanner: try FaceScanner(models: modelStore)).prefix(maximumFaces))
+    }
+
+    func validate() throws {
         guard maximumFaces > 0 else { throw KameraError.invalidArgument("maximumFaces must be positive") }
-        let scanner = try FaceScanner(models: modelStore)
-        let sampler = context.tensorSampler
-        return Array(scanner.detect(in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles,
-                                     threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount, refines: refinesFaces)
+        guard overlapThreshold > 0, overlapThreshold < 1 else {
+            throw KameraError.invalidArgument("overlapThreshold must be between 0 and 1 (got \(overlapThreshold))")
+        }
+    }
+
+    /// Every face this request's options find, merged, confident enough, best first; shared
+    /// with `LiveScanner`, which adds the faces it follows and merges them with `merged(_:)`.
+    func candidates(in sampler: TensorSampler, scanner: FaceScanner) -> [FaceDetection] {
+        scanner.detect(in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles,
+                       threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount, refines: refinesFaces,
+                       overlapThreshold: overlapThreshold)
             .filter { $0.score >= minimumConfidence }
-            .prefix(maximumFaces))
+    }
+
+    /// `detections` merged by this request's overlap rule and cut to `maximumFaces`, best first.
+    func merged(_ detections: [FaceDetection]) -> [FaceDetection] {
+        WeightedNonMaxSuppression.apply(detections, threshold: overlapThreshold, limit: maximumFaces)
     }
 
     static func observation(_ detection: FaceDetection, imageSize: Size) -> FaceObservation {

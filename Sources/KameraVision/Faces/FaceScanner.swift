@@ -19,12 +19,22 @@ struct FaceScanner: Sendable {
 
     /// The smallest face (in tensor pixels) the full-range model reliably finds.
     private static let smallestFaceInTensor = 20.0
+    /// A closer look crops this many times the face's side: the short-range model's regime
+    /// (faces filling about 40 % of its input).
+    private static let refineCropScale = 2.5
+    /// Score a closer look needs to confirm a face another pass found.
+    private static let refineMinimumScore: Float = 0.3
+    /// Score a closer look needs on its own, with no fresh detection behind it (following).
+    private static let followMinimumScore: Float = 0.6
+    /// A candidate of a closer look overlapping the looked-at face more than this (IoU) is it.
+    private static let sameFaceOverlap = 0.3
 
     /// `refines`: look again at each face on its own upright crop (better keypoints and roll,
     /// fewer false detections); the landmark request skips it because Face Mesh re-centres
     /// on the face itself.
+    /// `overlapThreshold`: detections overlapping more than this (IoU) are merged as one face.
     func detect(in sampler: TensorSampler, minimumFaceSize: Double?, useTiles: Bool = true, threads: Int,
-                refines: Bool = true) -> [FaceDetection] {
+                refines: Bool = true, overlapThreshold: Double) -> [FaceDetection] {
         let width = Double(sampler.image.width), height = Double(sampler.image.height)
         let side = max(width, height)
         let whole = PixelRect(x: (width - side) / 2, y: (height - side) / 2, width: side, height: side)
@@ -72,10 +82,10 @@ struct FaceScanner: Sendable {
             detections += found.withLock { byTile in tiles.indices.flatMap { byTile[$0] ?? [] } }
         }
         // Refined boxes can move onto each other (two passes found one face twice): merge again.
-        let merged = WeightedNonMaxSuppression.apply(detections, threshold: 0.3)
+        let merged = WeightedNonMaxSuppression.apply(detections, threshold: overlapThreshold)
         guard refines else { return merged }
         let refinedDetections = merged.compactMap { refined($0, sampler: sampler) }
-        return WeightedNonMaxSuppression.apply(refinedDetections, threshold: 0.3)
+        return WeightedNonMaxSuppression.apply(refinedDetections, threshold: overlapThreshold)
     }
 
     /// Looks again at one face on a crop 2.5× its size, turned upright by its first roll
@@ -91,7 +101,7 @@ struct FaceScanner: Sendable {
         moved.keypoints = detection.keypoints.map { PixelPoint(x: $0.x + dx, y: $0.y + dy) }
         // Without a fresh detection behind it, the look must be confident on its own: a low
         // bar would keep "finding" a face that has left in the background texture.
-        guard let found = refined(moved, sampler: sampler, minimumScore: 0.6, nearest: true),
+        guard let found = refined(moved, sampler: sampler, minimumScore: Self.followMinimumScore, nearest: true),
               abs(log(max(found.box.width, found.box.height) / max(detection.box.width, detection.box.height))) < 0.4 else { return nil }
         return found
     }
@@ -101,15 +111,15 @@ struct FaceScanner: Sendable {
     /// `nearest`: of the candidates on this face take the one nearest the expected centre (when
     /// following, two faces close together could make the best score the neighbour's);
     /// otherwise the most confident.
-    private func refined(_ detection: FaceDetection, sampler: TensorSampler, minimumScore: Float = 0.3,
+    private func refined(_ detection: FaceDetection, sampler: TensorSampler, minimumScore: Float = Self.refineMinimumScore,
                          nearest: Bool = false, again: Bool = false) -> FaceDetection? {
         let right = detection.keypoints[FaceDetection.rightEye], left = detection.keypoints[FaceDetection.leftEye]
-        let side = max(detection.box.width, detection.box.height) * 2.5
+        let side = max(detection.box.width, detection.box.height) * Self.refineCropScale
         let region = RotatedRect(center: detection.box.center, width: side, height: side,
                                  angle: atan2(left.y - right.y, left.x - right.x))
         let candidates = shortRange.detect(in: sampler, region: region, minimumScore: minimumScore)
         let center = detection.box.center
-        let onFace = candidates.filter { $0.box.intersectionOverUnion(detection.box) > 0.3 }
+        let onFace = candidates.filter { $0.box.intersectionOverUnion(detection.box) > Self.sameFaceOverlap }
         func distance(_ d: FaceDetection) -> Double { hypot(d.box.center.x - center.x, d.box.center.y - center.y) }
         guard let best = nearest ? onFace.min(by: { distance($0) < distance($1) }) : onFace.max(by: { $0.score < $1.score })
         else { return nil }

@@ -5,7 +5,7 @@ import KameraCore
 /// and the cluster's box and keypoints become the score-weighted mean (the score stays the
 /// best one's). Steadier boxes than plain NMS, which keeps only the winner.
 enum WeightedNonMaxSuppression {
-    static func apply(_ detections: [FaceDetection], threshold: Double = 0.3, limit: Int = .max) -> [FaceDetection] {
+    static func apply(_ detections: [FaceDetection], threshold: Double, limit: Int = .max) -> [FaceDetection] {
         // A total order, so ties do not depend on the input order.
         var remaining = detections.sorted { ($0.score, -$0.box.x, -$0.box.y) > ($1.score, -$1.box.x, -$1.box.y) }
         var result: [FaceDetection] = []

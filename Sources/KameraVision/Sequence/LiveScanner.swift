@@ -14,12 +14,14 @@ import Synchronization
 public final class LiveScanner {
     /// What to look for and how long things may go unseen.
     public struct Configuration: Sendable {
-        public var detectsFaces: Bool
-        public var detectsLandmarks: Bool
+        /// Face detection, with the same options as for single images (default: whole frame,
+        /// no tiles, for speed); nil looks for no faces.
+        public var faceDetection: DetectFaceRectanglesRequest?
+        /// Landmarks on every tracked face, with the landmark request's options (its own
+        /// `faceDetection` is not used: faces come from the tracker); nil skips landmarks.
+        public var faceLandmarks: DetectFaceLandmarksRequest?
         /// Code reading settings; nil reads no codes.
         public var barcodes: DetectBarcodesRequest?
-        /// Face detection settings (default: whole frame, no tiles, for speed).
-        public var faceDetection: DetectFaceRectanglesRequest
         /// A face unseen this long (seconds) is lost.
         public var faceLostAfter: Double
         /// A code unseen this long (seconds) is lost; the seed's hide timer is 0.2 s.
@@ -27,14 +29,18 @@ public final class LiveScanner {
         /// Time per frame (seconds) to stay within, e.g. 1/30; nil detects faces on every frame.
         public var frameBudget: Double?
 
-        public init(detectsFaces: Bool = true, detectsLandmarks: Bool = false,
+        /// Whether faces are looked for.
+        public var detectsFaces: Bool { faceDetection != nil }
+        /// Whether tracked faces get landmarks.
+        public var detectsLandmarks: Bool { faceDetection != nil && faceLandmarks != nil }
+
+        public init(faceDetection: DetectFaceRectanglesRequest? = DetectFaceRectanglesRequest(scansTiles: false),
+                    faceLandmarks: DetectFaceLandmarksRequest? = nil,
                     barcodes: DetectBarcodesRequest? = DetectBarcodesRequest(effort: .fast),
-                    faceDetection: DetectFaceRectanglesRequest = DetectFaceRectanglesRequest(scansTiles: false),
                     faceLostAfter: Double = 0.4, codeLostAfter: Double = 0.2, frameBudget: Double? = nil) {
-            self.detectsFaces = detectsFaces
-            self.detectsLandmarks = detectsLandmarks
-            self.barcodes = barcodes
             self.faceDetection = faceDetection
+            self.faceLandmarks = faceLandmarks
+            self.barcodes = barcodes
             self.faceLostAfter = faceLostAfter
             self.codeLostAfter = codeLostAfter
             self.frameBudget = frameBudget
@@ -59,8 +65,13 @@ public final class LiveScanner {
         self.configuration = configuration
         faces = FaceTracker(lostAfter: configuration.faceLostAfter)
         codes = BarcodeTracker(lostAfter: configuration.codeLostAfter)
-        scanner = configuration.detectsFaces ? try FaceScanner(models: configuration.faceDetection.modelStore) : nil
-        landmarker = configuration.detectsFaces && configuration.detectsLandmarks ? try FaceLandmarker(models: configuration.faceDetection.modelStore) : nil
+        if let request = configuration.faceDetection {
+            try request.validate()
+            scanner = try FaceScanner(models: request.modelStore)
+            landmarker = configuration.detectsLandmarks ? try FaceLandmarker(models: request.modelStore) : nil
+        } else {
+            (scanner, landmarker) = (nil, nil)
+        }
     }
 
     /// Frames between full face detections now (1 = every frame).
@@ -91,14 +102,12 @@ public final class LiveScanner {
         var tracked: [TrackedFace] = []
         var events: [ScanEvent] = []
         var detected = false
-        if let scanner {
+        if let scanner, let request = configuration.faceDetection {
             let sampler = TensorSampler(rgb: rgb)
             let detections: [FaceDetection]
             if framesSinceDetection >= detectionInterval || faces.tracks.isEmpty {
                 let start = DispatchTime.now().uptimeNanoseconds
-                var found = scanner.detect(in: sampler, minimumFaceSize: configuration.faceDetection.minimumFaceSize,
-                                           useTiles: configuration.faceDetection.scansTiles, threads: 1)
-                    .filter { $0.score >= configuration.faceDetection.minimumConfidence }
+                var found = request.candidates(in: sampler, scanner: scanner)
                 // A known face the full pass missed (small, blurred, half turned) is looked for
                 // where it should be, as between detections.
                 for track in faces.tracks where time - track.lastSeen <= Self.followWindow {
@@ -106,7 +115,7 @@ public final class LiveScanner {
                     let covered = found.contains { hypot($0.box.center.x - predicted.x, $0.box.center.y - predicted.y) < track.side * 0.5 }
                     if !covered, let again = scanner.follow(track.detection, to: predicted, sampler: sampler) { found.append(again) }
                 }
-                detections = WeightedNonMaxSuppression.apply(found, threshold: 0.3)
+                detections = request.merged(found)
                 let cost = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
                 detectionCost = detectionCost == 0 ? cost : detectionCost * 0.8 + cost * 0.2
                 framesSinceDetection = 1
@@ -114,16 +123,16 @@ public final class LiveScanner {
             } else {
                 let followed = faces.tracks.filter { time - $0.lastSeen <= Self.followWindow }
                     .compactMap { scanner.follow($0.detection, to: $0.predictedCenter(at: time), sampler: sampler) }
-                detections = WeightedNonMaxSuppression.apply(followed, threshold: 0.3)
+                detections = request.merged(followed)
                 framesSinceDetection += 1
             }
-            let (matched, faceEvents) = faces.update(Array(detections.prefix(configuration.faceDetection.maximumFaces)), at: time)
+            let (matched, faceEvents) = faces.update(detections, at: time)
             events += faceEvents
             for (id, detection) in matched {
-                var observation = DetectFaceRectanglesRequest.observation(detection, imageSize: size)
-                if let landmarker, let (landmarks, pose) = landmarker.landmarks(for: detection, sampler: sampler) {
-                    observation.landmarks = landmarks
-                    if let pose { (observation.roll, observation.yaw, observation.pitch) = (.radians(pose.roll), .radians(pose.yaw), .radians(pose.pitch)) }
+                let observation = if let landmarker, let landmarks = configuration.faceLandmarks {
+                    landmarks.observation(for: detection, imageSize: size, sampler: sampler, landmarker: landmarker)
+                } else {
+                    DetectFaceRectanglesRequest.observation(detection, imageSize: size)
                 }
                 tracked.append(TrackedFace(faceID: id, observation: observation, isDetected: detected))
             }

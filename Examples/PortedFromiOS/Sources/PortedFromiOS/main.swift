@@ -74,7 +74,7 @@ check(faces.count == 1 && faces[0].landmarks != nil && small.count == 1, "faces:
 
 // Streams (VNSequenceRequestHandler): stable face IDs, codes keyed by content, events.
 let stream = try MovieReader(path: talk.path)
-let scanner = try LiveScanner(configuration: .init(detectsLandmarks: false, frameBudget: 1.0 / 30))
+let scanner = try LiveScanner(configuration: .init(frameBudget: 1.0 / 30))
 var faceIDs = Set<Int>()
 var scanned = 0
 while let frame = try stream.nextFrame(), scanned < 60 {
