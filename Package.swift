@@ -40,7 +40,7 @@ let package = Package(
         // Swift modules.
         .target(name: "KameraCore"),
         .target(name: "KameraImageIO", dependencies: ["KameraCore", "CTurboJPEG", "CPNG", "CWebP"]),
-        .target(name: "KameraVision", dependencies: ["KameraCore", "KameraNN", "CKameraNNKernels", "CZXing", "CTesseract"]),
+        .target(name: "KameraVision", dependencies: ["KameraCore", "KameraNN", "CZXing", "CTesseract"]),
         .target(name: "KameraNN", dependencies: ["KameraCore", "CKameraNNKernels"]),
         .target(name: "KameraMedia", dependencies: ["KameraCore", "CFFmpeg"]),
         .target(name: "KameraRender", dependencies: ["KameraCore", "KameraVision", "CFreeType"]),

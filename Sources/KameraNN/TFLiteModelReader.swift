@@ -4,13 +4,6 @@ import KameraCore
 /// Reads a `.tflite` file (a FlatBuffer in TFLite's schema) into a `ModelGraph`, with its own
 /// reader: no third-party package. Field numbers follow `tensorflow/lite/schema/schema.fbs`.
 enum TFLiteModelReader {
-    /// TFLite builtin operator codes (schema.fbs `BuiltinOperator`).
-    private enum BuiltinOperator: Int32 {
-        case add = 0, concatenation = 2, conv2D = 3, depthwiseConv2D = 4, dequantize = 6,
-             logistic = 14, maxPool2D = 17, relu = 19, relu6 = 21, reshape = 22,
-             resizeBilinear = 23, pad = 34, prelu = 54
-    }
-
     static func read(contentsOf path: String) throws -> ModelGraph {
         guard FileManager.default.fileExists(atPath: path) else {
             throw KameraError.missingResource(name: "model \(path)", hint: ModelStore.installHint)
@@ -85,61 +78,17 @@ enum TFLiteModelReader {
             return Int(value)
         }
 
-        var operations: [GraphOperation] = []
+        var operations: [any GraphOperator] = []
         for op in try graph.tables(3) {
             let opcodeIndex = Int(try op.uint32(0))
             guard opcodeIndex < opcodes.count else { throw reader.fail("operator code \(opcodeIndex) out of range") }
-            let inputs = try op.int32Vector(1)
             let outputs = try op.int32Vector(2)
             guard outputs.count == 1 else { throw reader.fail("operator with \(outputs.count) outputs") }
-            let output = try index(outputs[0])
-            let options = try op.table(4)
-            func input(_ i: Int) throws -> Int {
-                guard i < inputs.count else { throw reader.fail("operator is missing input \(i)") }
-                return try index(inputs[i])
-            }
-            func optionalInput(_ i: Int) throws -> Int? {
-                i < inputs.count && inputs[i] >= 0 ? try index(inputs[i]) : nil
-            }
-            guard let code = BuiltinOperator(rawValue: opcodes[opcodeIndex]) else {
+            guard let type = OperatorRegistry.operatorType(code: opcodes[opcodeIndex]) else {
                 throw reader.fail("unsupported operator (builtin code \(opcodes[opcodeIndex]))")
             }
-            switch code {
-            case .conv2D:
-                let window = try Window(options, stride: (1, 2), dilation: (4, 5), padding: 0, reader: reader)
-                operations.append(.conv2D(input: try input(0), filter: try input(1), bias: try optionalInput(2),
-                                          output: output, window: window,
-                                          activation: try activation(options, field: 3, reader: reader)))
-            case .depthwiseConv2D:
-                let window = try Window(options, stride: (1, 2), dilation: (5, 6), padding: 0, reader: reader)
-                operations.append(.depthwiseConv2D(input: try input(0), filter: try input(1), bias: try optionalInput(2),
-                                                   output: output, window: window,
-                                                   depthMultiplier: Int(try options?.int32(3, default: 1) ?? 1),
-                                                   activation: try activation(options, field: 4, reader: reader)))
-            case .add:
-                operations.append(.add(try input(0), try input(1), output: output,
-                                       activation: try activation(options, field: 0, reader: reader)))
-            case .relu: operations.append(.relu(input: try input(0), output: output))
-            case .relu6: operations.append(.relu6(input: try input(0), output: output))
-            case .prelu: operations.append(.prelu(input: try input(0), alpha: try input(1), output: output))
-            case .maxPool2D:
-                let window = try Window(options, stride: (1, 2), dilation: nil, padding: 0, reader: reader)
-                operations.append(.maxPool2D(input: try input(0), output: output,
-                                             filterH: Int(try options?.int32(4) ?? 1), filterW: Int(try options?.int32(3) ?? 1),
-                                             window: window, activation: try activation(options, field: 5, reader: reader)))
-            case .pad: operations.append(.pad(input: try input(0), paddings: try input(1), output: output))
-            case .reshape: operations.append(.reshape(input: try input(0), output: output))
-            case .concatenation:
-                operations.append(.concatenation(inputs: try inputs.map(index), output: output,
-                                                 axis: Int(try options?.int32(0) ?? 0),
-                                                 activation: try activation(options, field: 1, reader: reader)))
-            case .logistic: operations.append(.logistic(input: try input(0), output: output))
-            case .resizeBilinear:
-                operations.append(.resizeBilinear(input: try input(0), output: output,
-                                                  alignCorners: try options?.bool(2) ?? false,
-                                                  halfPixelCenters: try options?.bool(3) ?? false))
-            case .dequantize: operations.append(.dequantize(input: try input(0), output: output))
-            }
+            operations.append(try type.init(OperatorRecord(inputIndices: try op.int32Vector(1), output: try index(outputs[0]),
+                                                           options: try op.table(4), reader: reader, tensorCount: tensors.count)))
         }
         let graphInputs = try graph.int32Vector(1).map(index)
         let graphOutputs = try graph.int32Vector(2).map(index)
@@ -154,34 +103,6 @@ enum TFLiteModelReader {
         guard offset > 1 else { return nil }
         guard offset + size <= UInt64(reader.bytes.count) else { throw reader.fail("buffer runs past the end of the file") }
         return Int(offset)..<Int(offset + size)
-    }
-
-    private static func activation(_ options: FlatBufferTable?, field: Int, reader: FlatBufferReader) throws -> FusedActivation {
-        switch try options?.uint8(field) ?? 0 {
-        case 0: .none
-        case 1: .relu
-        case 2: .reluMinus1To1
-        case 3: .relu6
-        case let other: throw reader.fail("unsupported fused activation \(other)")
-        }
-    }
-}
-
-private extension Window {
-    init(_ options: FlatBufferTable?, stride: (w: Int, h: Int), dilation: (w: Int, h: Int)?, padding: Int,
-         reader: FlatBufferReader) throws {
-        self.init()
-        guard let options else { return }
-        self.padding = try options.uint8(padding) == 0 ? .same : .valid
-        strideW = Int(try options.int32(stride.w, default: 1))
-        strideH = Int(try options.int32(stride.h, default: 1))
-        if let dilation {
-            dilationW = Int(try options.int32(dilation.w, default: 1))
-            dilationH = Int(try options.int32(dilation.h, default: 1))
-        }
-        guard strideW >= 1, strideH >= 1, dilationW >= 1, dilationH >= 1 else {
-            throw reader.fail("invalid stride or dilation")
-        }
     }
 }
 

@@ -13,7 +13,7 @@ private struct OneOpGraph {
         return tensors.count - 1
     }
 
-    func run(_ operations: [GraphOperation], inputs: [(Int, [Float])], output: Int, threads: Int = 1) throws -> [Float] {
+    func run(_ operations: [any GraphOperator], inputs: [(Int, [Float])], output: Int, threads: Int = 1) throws -> [Float] {
         let graph = ModelGraph(tensors: tensors, operations: operations, inputs: inputs.map(\.0), outputs: [output])
         let session = try NeuralNetwork(graph: graph, name: "test").makeSession(threads: threads)
         for (i, input) in inputs.enumerated() {
@@ -52,7 +52,7 @@ struct OperatorTests {
             let b = g.tensor([oc], floats: bias)
             let y = g.tensor([1, expected.h, expected.w, oc])
             let window = Window(strideH: stride, strideW: stride, padding: same ? .same : .valid)
-            let got = try g.run([.conv2D(input: x, filter: f, bias: b, output: y, window: window, activation: activation)],
+            let got = try g.run([Conv2DOperator(input: x, filter: f, bias: b, output: y, window: window, activation: activation)],
                                 inputs: [(x, input.values)], output: y, threads: threads)
             expectClose(got, expected.values, "conv \(kernel)x\(kernel)/\(stride) threads \(threads)")
         }
@@ -69,7 +69,7 @@ struct OperatorTests {
         let x = g.tensor([1, 12, 12, 6]), f = g.tensor([10, 3, 3, 6], floats: filter), b = g.tensor([10], floats: bias)
         let y = g.tensor([1, expected.h, expected.w, 10])
         let window = Window(strideH: 1, strideW: 1, dilationH: 2, dilationW: 2, padding: .same)
-        let got = try g.run([.conv2D(input: x, filter: f, bias: b, output: y, window: window, activation: .none)],
+        let got = try g.run([Conv2DOperator(input: x, filter: f, bias: b, output: y, window: window, activation: .none)],
                             inputs: [(x, input.values)], output: y)
         expectClose(got, expected.values, "dilated conv")
     }
@@ -88,7 +88,7 @@ struct OperatorTests {
         let y = g.tensor([1, expected.h, expected.w, channels])
         let window = Window(strideH: stride, strideW: stride, padding: same ? .same : .valid)
         for threads in [1, 2] {
-            let got = try g.run([.depthwiseConv2D(input: x, filter: f, bias: b, output: y, window: window,
+            let got = try g.run([DepthwiseConv2DOperator(input: x, filter: f, bias: b, output: y, window: window,
                                                   depthMultiplier: 1, activation: .relu)],
                                 inputs: [(x, input.values)], output: y, threads: threads)
             expectClose(got, expected.values, "depthwise \(kernel)x\(kernel)/\(stride)")
@@ -102,15 +102,15 @@ struct OperatorTests {
         let alpha = randomValues(21, seed: &seed)
         var g = OneOpGraph()
         let x = g.tensor([1, 5, 4, 21]), y = g.tensor([1, 5, 4, 21]), sum = g.tensor([1, 5, 4, 21])
-        expectClose(try g.run([.add(x, y, output: sum, activation: .relu)], inputs: [(x, a), (y, b)], output: sum),
+        expectClose(try g.run([AddOperator(x, y, output: sum, activation: .relu)], inputs: [(x, a), (y, b)], output: sum),
                     zip(a, b).map { max($0 + $1, 0) }, "add+relu")
-        expectClose(try g.run([.relu(input: x, output: sum)], inputs: [(x, a)], output: sum), a.map { max($0, 0) }, "relu")
-        expectClose(try g.run([.relu6(input: x, output: sum)], inputs: [(x, a)], output: sum),
+        expectClose(try g.run([ReluOperator(input: x, output: sum)], inputs: [(x, a)], output: sum), a.map { max($0, 0) }, "relu")
+        expectClose(try g.run([Relu6Operator(input: x, output: sum)], inputs: [(x, a)], output: sum),
                     a.map { min(max($0, 0), 6) }, "relu6")
         let al = g.tensor([1, 1, 21], floats: alpha)
-        expectClose(try g.run([.prelu(input: x, alpha: al, output: sum)], inputs: [(x, a)], output: sum),
+        expectClose(try g.run([PReluOperator(input: x, alpha: al, output: sum)], inputs: [(x, a)], output: sum),
                     a.indices.map { a[$0] < 0 ? a[$0] * alpha[$0 % 21] : a[$0] }, "prelu")
-        expectClose(try g.run([.logistic(input: x, output: sum)], inputs: [(x, a)], output: sum),
+        expectClose(try g.run([LogisticOperator(input: x, output: sum)], inputs: [(x, a)], output: sum),
                     a.map { 1 / (1 + expf(-$0)) }, tolerance: 1e-6, "logistic")
     }
 
@@ -125,9 +125,9 @@ struct OperatorTests {
         var g = OneOpGraph()
         let x = g.tensor([1, 8, 8, 12]), f = g.tensor([20, 1, 1, 12], floats: filter), b = g.tensor([20], floats: bias)
         let mid = g.tensor([1, 8, 8, 20]), al = g.tensor([20], floats: alpha), y = g.tensor([1, 8, 8, 20])
-        let ops: [GraphOperation] = [
-            .conv2D(input: x, filter: f, bias: b, output: mid, window: Window(padding: .same), activation: .none),
-            .prelu(input: mid, alpha: al, output: y),
+        let ops: [any GraphOperator] = [
+            Conv2DOperator(input: x, filter: f, bias: b, output: mid, window: Window(padding: .same), activation: .none),
+            PReluOperator(input: mid, alpha: al, output: y),
         ]
         let graph = ModelGraph(tensors: g.tensors, operations: ops, inputs: [x], outputs: [y])
         #expect(try NeuralNetwork(graph: graph, name: "fused").stepCount == 1)
@@ -141,7 +141,7 @@ struct OperatorTests {
         let expected = referenceMaxPool(input, size: size, stride: stride, same: same)
         var g = OneOpGraph()
         let x = g.tensor([1, 9, 7, 19]), y = g.tensor([1, expected.h, expected.w, 19])
-        let got = try g.run([.maxPool2D(input: x, output: y, filterH: size, filterW: size,
+        let got = try g.run([MaxPool2DOperator(input: x, output: y, filterH: size, filterW: size,
                                         window: Window(strideH: stride, strideW: stride, padding: same ? .same : .valid),
                                         activation: .none)], inputs: [(x, input.values)], output: y)
         expectClose(got, expected.values, "max pool")
@@ -154,7 +154,7 @@ struct OperatorTests {
         var g = OneOpGraph()
         let x = g.tensor([1, 4, 5, 6]), p = g.tensor([4, 2], ints: [0, 0, 1, 2, 0, 1, 0, 4])
         let y = g.tensor([1, 7, 6, 10])
-        let got = try g.run([.pad(input: x, paddings: p, output: y)], inputs: [(x, input.values)], output: y)
+        let got = try g.run([PadOperator(input: x, paddings: p, output: y)], inputs: [(x, input.values)], output: y)
         var expected = [Float](repeating: 0, count: 7 * 6 * 10)
         for yy in 0..<4 { for xx in 0..<5 { for k in 0..<6 { expected[((yy + 1) * 6 + xx) * 10 + k] = input[yy, xx, k] } } }
         expectClose(got, expected, "pad")
@@ -168,8 +168,8 @@ struct OperatorTests {
         let x = g.tensor([1, 4, 4, 32]), ra = g.tensor([1, 32, 16])
         let z = g.tensor([1, 2, 2, 96]), rb = g.tensor([1, 24, 16])
         let out = g.tensor([1, 56, 16])
-        let got = try g.run([.reshape(input: x, output: ra), .reshape(input: z, output: rb),
-                             .concatenation(inputs: [ra, rb], output: out, axis: 1, activation: .none)],
+        let got = try g.run([ReshapeOperator(input: x, output: ra), ReshapeOperator(input: z, output: rb),
+                             ConcatenationOperator(inputs: [ra, rb], output: out, axis: 1, activation: .none)],
                             inputs: [(x, a), (z, b)], output: out)
         expectClose(got, a + b, "concat axis 1")
         let c = g.tensor([1, 3, 2, 5]), d = g.tensor([1, 3, 2, 3]), e = g.tensor([1, 3, 2, 8])
@@ -179,7 +179,7 @@ struct OperatorTests {
             expected += cv[(pixel * 5)..<(pixel * 5 + 5)]
             expected += dv[(pixel * 3)..<(pixel * 3 + 3)]
         }
-        expectClose(try g.run([.concatenation(inputs: [c, d], output: e, axis: -1, activation: .none)],
+        expectClose(try g.run([ConcatenationOperator(inputs: [c, d], output: e, axis: -1, activation: .none)],
                               inputs: [(c, cv), (d, dv)], output: e), expected, "concat channels")
     }
 
@@ -190,7 +190,7 @@ struct OperatorTests {
         let expected = referenceResize(input, oh: 12, ow: 10, alignCorners: alignCorners, halfPixel: halfPixel)
         var g = OneOpGraph()
         let x = g.tensor([1, 6, 5, 18]), y = g.tensor([1, 12, 10, 18])
-        let got = try g.run([.resizeBilinear(input: x, output: y, alignCorners: alignCorners, halfPixelCenters: halfPixel)],
+        let got = try g.run([ResizeBilinearOperator(input: x, output: y, alignCorners: alignCorners, halfPixelCenters: halfPixel)],
                             inputs: [(x, input.values)], output: y)
         expectClose(got, expected.values, "resize")
     }
@@ -213,12 +213,12 @@ struct OperatorTests {
         let y = g.tensor([1, 4, 4, 8])
         #expect(throws: KameraError.self) {
             try NeuralNetwork(graph: ModelGraph(tensors: g.tensors, operations: [
-                .conv2D(input: x, filter: f, bias: nil, output: y, window: Window(padding: .same), activation: .none)],
+                Conv2DOperator(input: x, filter: f, bias: nil, output: y, window: Window(padding: .same), activation: .none)],
                 inputs: [x], outputs: [y]), name: "bad")
         }
         let z = g.tensor([1, 4, 4, 1]), w = g.tensor([1, 4, 4, 3])
         #expect(throws: KameraError.self) {
-            try NeuralNetwork(graph: ModelGraph(tensors: g.tensors, operations: [.add(x, z, output: w, activation: .none)],
+            try NeuralNetwork(graph: ModelGraph(tensors: g.tensors, operations: [AddOperator(x, z, output: w, activation: .none)],
                                                 inputs: [x, z], outputs: [w]), name: "broadcast")
         }
     }

@@ -19,7 +19,7 @@ typedef enum {
 } knn_activation_kind;
 
 typedef struct {
-    int kind;
+    knn_activation_kind kind;
     const float *alpha;
 } knn_activation;
 

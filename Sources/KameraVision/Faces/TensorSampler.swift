@@ -1,6 +1,6 @@
-import CKameraNNKernels
 import Foundation
 import KameraCore
+import KameraNN
 import Synchronization
 
 /// Fills a model's NHWC float input from an RGB image region, as MediaPipe's ImageToTensor
@@ -33,37 +33,21 @@ final class TensorSampler: Sendable {
         let ux = rect.width / Double(width), vy = rect.height / Double(height)
         let cx = (rect.center.x + 0.5) / factor - 0.5, cy = (rect.center.y + 0.5) / factor - 0.5
         let scale = (range.upperBound - range.lowerBound) / 255, offset = range.lowerBound
-        // Affine map from tensor pixel (tx, ty) to source position; see knn_sample_rgb8.
+        // Affine map from tensor pixel (tx, ty) to source position; see ImageTensorFill.AffineMap.
         let firstX = mirrored ? Double(width) - 0.5 : 0.5
         let u0 = (firstX - Double(width) / 2) * ux, v0 = (0.5 - Double(height) / 2) * vy
         let x0 = cx + (u0 * c - v0 * s) / factor, y0 = cy + (u0 * s + v0 * c) / factor
         let direction = mirrored ? -1.0 : 1.0
-        source.bytes.withUnsafeBufferPointer { pixels in
-            knn_sample_rgb8(pixels.baseAddress!, Int32(source.width), Int32(source.height), Int32(source.bytesPerRow),
-                            tensor.baseAddress!, Int32(width), Int32(height), Float(x0), Float(y0),
-                            Float(c * ux / factor * direction), Float(s * ux / factor * direction),
-                            Float(-vy * s / factor), Float(vy * c / factor), scale, offset)
-        }
+        let map = ImageTensorFill.AffineMap(x0: x0, y0: y0, dxx: c * ux / factor * direction, dxy: s * ux / factor * direction,
+                                            dyx: -vy * s / factor, dyy: vy * c / factor)
+        ImageTensorFill.sample(source, along: map, into: tensor, width: width, height: height, scale: scale, offset: offset)
     }
 
     private func pyramidLevel(_ level: Int) -> PixelBuffer {
         guard level > 0 else { return image }
         return levels.withLock { levels in
-            while levels.count < level { levels.append(Self.halved(levels.last ?? image)) }
+            while levels.count < level { levels.append(ImageTensorFill.halved(levels.last ?? image)) }
             return levels[level - 1]
         }
-    }
-
-    /// Each output pixel is the mean of a 2×2 block.
-    private static func halved(_ source: PixelBuffer) -> PixelBuffer {
-        var out = PixelBuffer(width: max(1, source.width / 2), height: max(1, source.height / 2), format: .rgb8)
-        let stride = out.bytesPerRow
-        source.bytes.withUnsafeBufferPointer { src in
-            out.bytes.withUnsafeMutableBufferPointer { dst in
-                knn_halve_rgb8(src.baseAddress!, Int32(source.width), Int32(source.height), Int32(source.bytesPerRow),
-                               dst.baseAddress!, Int32(stride))
-            }
-        }
-        return out
     }
 }

@@ -1,0 +1,67 @@
+// Depthwise convolution (multiplier 1), with a 3×3 interior path.
+#include "knn_vector.h"
+
+// --- depthwise ---------------------------------------------------------------
+// One output pixel of any window, with the taps clipped to the image.
+#define DEPTHWISE_PIXEL(ox) do {                                                               \
+        int ix0 = (ox) * sw - pad_left;                                                        \
+        int kx0 = 0, kx1 = kw;                                                                 \
+        while (kx0 < kw && ix0 + kx0 * dw < 0) kx0++;                                          \
+        while (kx1 > kx0 && ix0 + (kx1 - 1) * dw >= iw) kx1--;                                 \
+        float *o = out + ((size_t)oy * ow + (ox)) * c;                                         \
+        for (int b = 0; b < blocks; b++) {                                                     \
+            v16 acc = load16(bias + b * KNN_BLOCK);                                            \
+            for (int ky = ky0; ky < ky1; ky++) {                                               \
+                const float *row = in + ((size_t)(iy0 + ky * dh) * iw) * c + b * KNN_BLOCK;    \
+                const float *wrow = packed + (size_t)ky * kw * cpad + b * KNN_BLOCK;           \
+                for (int kx = kx0; kx < kx1; kx++)                                             \
+                    acc += load16(row + (size_t)(ix0 + kx * dw) * c) * load16(wrow + (size_t)kx * cpad); \
+            }                                                                                  \
+            store_n(o + b * KNN_BLOCK, activate(acc, act, b), (size_t)(c - b * KNN_BLOCK));    \
+        }                                                                                      \
+    } while (0)
+
+KNN_MULTIVERSION
+void knn_depthwise(const float *in, int ih, int iw, int c, const float *packed, const float *bias,
+                   int kh, int kw, int sh, int sw, int dh, int dw, int pad_top, int pad_left,
+                   float *out, int oy0, int oy1, int ow, knn_activation act) {
+    int blocks = (c + KNN_BLOCK - 1) / KNN_BLOCK;
+    int cpad = blocks * KNN_BLOCK;
+    // Output columns whose whole window is inside the image.
+    int ox_lo = (pad_left + sw - 1) / sw;
+    int ox_hi = (iw - (kw - 1) * dw - 1 + pad_left) / sw + 1;
+    if (ox_hi > ow) ox_hi = ow;
+    if (ox_lo > ox_hi) ox_lo = ox_hi;
+    for (int oy = oy0; oy < oy1; oy++) {
+        int iy0 = oy * sh - pad_top;
+        int ky0 = 0, ky1 = kh;
+        while (ky0 < kh && iy0 + ky0 * dh < 0) ky0++;
+        while (ky1 > ky0 && iy0 + (ky1 - 1) * dh >= ih) ky1--;
+        int full_rows = ky0 == 0 && ky1 == kh;
+        if (!(kh == 3 && kw == 3 && dh == 1 && dw == 1 && full_rows)) {
+            for (int ox = 0; ox < ow; ox++) DEPTHWISE_PIXEL(ox);
+            continue;
+        }
+        for (int ox = 0; ox < ox_lo; ox++) DEPTHWISE_PIXEL(ox);
+        // 3×3 interior: the block's nine weights stay in registers across the row.
+        for (int b = 0; b < blocks; b++) {
+            const float *w = packed + b * KNN_BLOCK;
+            v16 w0 = load16(w), w1 = load16(w + cpad), w2 = load16(w + 2 * cpad);
+            v16 w3 = load16(w + 3 * cpad), w4 = load16(w + 4 * cpad), w5 = load16(w + 5 * cpad);
+            v16 w6 = load16(w + 6 * cpad), w7 = load16(w + 7 * cpad), w8 = load16(w + 8 * cpad);
+            v16 bv = load16(bias + b * KNN_BLOCK);
+            size_t left = (size_t)(c - b * KNN_BLOCK);
+            const float *r0 = in + (size_t)iy0 * iw * c + b * KNN_BLOCK;
+            const float *r1 = r0 + (size_t)iw * c, *r2 = r1 + (size_t)iw * c;
+            for (int ox = ox_lo; ox < ox_hi; ox++) {
+                size_t x = (size_t)(ox * sw - pad_left) * c;
+                v16 acc = bv;
+                acc += load16(r0 + x) * w0; acc += load16(r0 + x + c) * w1; acc += load16(r0 + x + 2 * c) * w2;
+                acc += load16(r1 + x) * w3; acc += load16(r1 + x + c) * w4; acc += load16(r1 + x + 2 * c) * w5;
+                acc += load16(r2 + x) * w6; acc += load16(r2 + x + c) * w7; acc += load16(r2 + x + 2 * c) * w8;
+                store_n(out + ((size_t)oy * ow + ox) * c + b * KNN_BLOCK, activate(acc, act, b), left);
+            }
+        }
+        for (int ox = ox_hi; ox < ow; ox++) DEPTHWISE_PIXEL(ox);
+    }
+}

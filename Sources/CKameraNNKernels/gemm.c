@@ -1,0 +1,83 @@
+// GEMM with a packed, channel-blocked right-hand side: pointwise convolutions and im2col.
+#include "knn_vector.h"
+
+// broadcasts (folded into the FMAs on AVX-512) for twelve FMAs.
+#define MR 6
+
+KNN_MULTIVERSION
+void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
+              const float *packed, const float *bias, size_t n,
+              float *out, size_t out_stride, knn_activation act) {
+    size_t blocks = (n + KNN_BLOCK - 1) / KNN_BLOCK;
+    size_t b = 0;
+    for (; b + 2 <= blocks; b += 2) {
+        const float *w0 = packed + b * k * KNN_BLOCK, *w1 = w0 + k * KNN_BLOCK;
+        v16 bias0 = load16(bias + b * KNN_BLOCK), bias1 = load16(bias + (b + 1) * KNN_BLOCK);
+        size_t n1 = n - (b + 1) * KNN_BLOCK;
+        size_t r = 0;
+        for (; r + MR <= rows; r += MR) {
+            v16 c00 = bias0, c01 = bias1, c10 = bias0, c11 = bias1, c20 = bias0, c21 = bias1;
+            v16 c30 = bias0, c31 = bias1, c40 = bias0, c41 = bias1, c50 = bias0, c51 = bias1;
+            const float *a0 = a + r * a_stride, *a1 = a0 + a_stride, *a2 = a1 + a_stride;
+            const float *a3 = a2 + a_stride, *a4 = a3 + a_stride, *a5 = a4 + a_stride;
+            for (size_t i = 0; i < k; i++) {
+                v16 x0 = load16(w0 + i * KNN_BLOCK), x1 = load16(w1 + i * KNN_BLOCK);
+                v16 s;
+                s = splat(a0[i]); c00 += s * x0; c01 += s * x1;
+                s = splat(a1[i]); c10 += s * x0; c11 += s * x1;
+                s = splat(a2[i]); c20 += s * x0; c21 += s * x1;
+                s = splat(a3[i]); c30 += s * x0; c31 += s * x1;
+                s = splat(a4[i]); c40 += s * x0; c41 += s * x1;
+                s = splat(a5[i]); c50 += s * x0; c51 += s * x1;
+            }
+            float *o = out + r * out_stride + b * KNN_BLOCK;
+            store16(o, activate(c00, act, b)); store_n(o + KNN_BLOCK, activate(c01, act, b + 1), n1); o += out_stride;
+            store16(o, activate(c10, act, b)); store_n(o + KNN_BLOCK, activate(c11, act, b + 1), n1); o += out_stride;
+            store16(o, activate(c20, act, b)); store_n(o + KNN_BLOCK, activate(c21, act, b + 1), n1); o += out_stride;
+            store16(o, activate(c30, act, b)); store_n(o + KNN_BLOCK, activate(c31, act, b + 1), n1); o += out_stride;
+            store16(o, activate(c40, act, b)); store_n(o + KNN_BLOCK, activate(c41, act, b + 1), n1); o += out_stride;
+            store16(o, activate(c50, act, b)); store_n(o + KNN_BLOCK, activate(c51, act, b + 1), n1);
+        }
+        for (; r < rows; r++) {
+            v16 c0 = bias0, c1 = bias1;
+            const float *ar = a + r * a_stride;
+            for (size_t i = 0; i < k; i++) {
+                v16 s = splat(ar[i]);
+                c0 += s * load16(w0 + i * KNN_BLOCK);
+                c1 += s * load16(w1 + i * KNN_BLOCK);
+            }
+            float *o = out + r * out_stride + b * KNN_BLOCK;
+            store16(o, activate(c0, act, b));
+            store_n(o + KNN_BLOCK, activate(c1, act, b + 1), n1);
+        }
+    }
+    if (b < blocks) {
+        const float *w0 = packed + b * k * KNN_BLOCK;
+        v16 bias0 = load16(bias + b * KNN_BLOCK);
+        size_t n0 = n - b * KNN_BLOCK;
+        size_t r = 0;
+        for (; r + MR <= rows; r += MR) {
+            v16 c0 = bias0, c1 = bias0, c2 = bias0, c3 = bias0, c4 = bias0, c5 = bias0;
+            const float *a0 = a + r * a_stride, *a1 = a0 + a_stride, *a2 = a1 + a_stride;
+            const float *a3 = a2 + a_stride, *a4 = a3 + a_stride, *a5 = a4 + a_stride;
+            for (size_t i = 0; i < k; i++) {
+                v16 x0 = load16(w0 + i * KNN_BLOCK);
+                c0 += splat(a0[i]) * x0; c1 += splat(a1[i]) * x0; c2 += splat(a2[i]) * x0;
+                c3 += splat(a3[i]) * x0; c4 += splat(a4[i]) * x0; c5 += splat(a5[i]) * x0;
+            }
+            float *o = out + r * out_stride + b * KNN_BLOCK;
+            store_n(o, activate(c0, act, b), n0); o += out_stride;
+            store_n(o, activate(c1, act, b), n0); o += out_stride;
+            store_n(o, activate(c2, act, b), n0); o += out_stride;
+            store_n(o, activate(c3, act, b), n0); o += out_stride;
+            store_n(o, activate(c4, act, b), n0); o += out_stride;
+            store_n(o, activate(c5, act, b), n0);
+        }
+        for (; r < rows; r++) {
+            v16 c0 = bias0;
+            const float *ar = a + r * a_stride;
+            for (size_t i = 0; i < k; i++) c0 += splat(ar[i]) * load16(w0 + i * KNN_BLOCK);
+            store_n(out + r * out_stride + b * KNN_BLOCK, activate(c0, act, b), n0);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+// Shared by KameraNN's kernel files: vector types, the multiversioning attribute and the
+// epilogue helpers. Private to this target (not under include/).
+#ifndef KNN_VECTOR_H
+#define KNN_VECTOR_H
+#include "knn_kernels.h"
+#include <math.h>
+#include <string.h>
+#include "knn_kernels.h"
+#include <math.h>
+#include <string.h>
+
+// Fuse multiply-adds (one rounding instead of two, and half the instructions): set
+// here rather than by a compiler flag, which SwiftPM would refuse in a dependency.
+#pragma clang fp contract(fast)
+
+typedef float v16 __attribute__((ext_vector_type(16)));
+typedef float v16u __attribute__((ext_vector_type(16), aligned(4)));
+typedef float v8 __attribute__((ext_vector_type(8)));
+typedef float v8u __attribute__((ext_vector_type(8), aligned(4)));
+typedef float v4 __attribute__((ext_vector_type(4)));
+typedef float v4u __attribute__((ext_vector_type(4), aligned(4)));
+
+#if defined(__x86_64__) && defined(__clang__)
+#define KNN_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define KNN_MULTIVERSION
+#endif
+
+// Helpers are macros, not functions: a 512-bit vector may not cross a call boundary in the
+// AVX2 and baseline versions of the kernels (it would change the calling convention).
+#define load16(p) (*(const v16u *)(p))
+#define store16(p, v) (*(v16u *)(p) = (v))
+#define splat(x) ((v16)(float)(x))
+#define vmax(a, b) ({ v16 a_ = (a), b_ = (b); a_ > b_ ? a_ : b_; })
+#define vmin(a, b) ({ v16 a_ = (a), b_ = (b); a_ < b_ ? a_ : b_; })
+// A partial block: 8- and 4-lane vector stores, then scalars, so channel counts that are
+// not multiples of 16 do not fall back to lane-by-lane extraction.
+#define store_n(p, v, n) do {                                              \
+        float *p_ = (p); v16 v_ = (v); size_t n_ = (n);                    \
+        if (n_ >= KNN_BLOCK) { store16(p_, v_); break; }                   \
+        v8 a_ = v_.lo;                                                     \
+        if (n_ >= 8) { *(v8u *)p_ = a_; p_ += 8; n_ -= 8; a_ = v_.hi; }    \
+        v4 c_ = a_.lo;                                                     \
+        if (n_ >= 4) { *(v4u *)p_ = c_; p_ += 4; n_ -= 4; c_ = a_.hi; }    \
+        if (n_ > 0) p_[0] = c_.x;                                          \
+        if (n_ > 1) p_[1] = c_.y;                                          \
+        if (n_ > 2) p_[2] = c_.z;                                          \
+    } while (0)
+#define activate(x, act, block) ({                                          \
+        v16 x_ = (x);                                                       \
+        switch ((act).kind) {                                               \
+        case KNN_ACT_RELU: x_ = vmax(x_, splat(0)); break;                  \
+        case KNN_ACT_RELU6: x_ = vmin(vmax(x_, splat(0)), splat(6)); break; \
+        case KNN_ACT_RELU_N1_TO_1: x_ = vmin(vmax(x_, splat(-1)), splat(1)); break; \
+        case KNN_ACT_PRELU: {                                               \
+            v16 alpha_ = load16((act).alpha + (block) * KNN_BLOCK);         \
+            x_ = x_ < 0 ? x_ * alpha_ : x_; break;                          \
+        }                                                                   \
+        default: break;                                                     \
+        }                                                                   \
+        x_;                                                                 \
+    })
+
+// --- GEMM ------------------------------------------------------------------
+// Micro-tile: 6 rows × 32 columns = 12 accumulators, each k step two weight loads and six
+#endif

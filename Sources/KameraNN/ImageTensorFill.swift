@@ -1,0 +1,44 @@
+import CKameraNNKernels
+import KameraCore
+
+/// Input preparation for image models on KameraNN's vector kernels: RGB8 pixels resampled
+/// into an NHWC float tensor, and the 2×2 box halving that builds sampling pyramids.
+public enum ImageTensorFill {
+    /// An affine map from tensor pixel (tx, ty) to source position
+    /// (x0 + tx·dxx + ty·dyx, y0 + tx·dxy + ty·dyy), pixel centres at integers.
+    public struct AffineMap: Sendable {
+        public var x0: Double, y0: Double
+        public var dxx: Double, dxy: Double, dyx: Double, dyy: Double
+
+        public init(x0: Double, y0: Double, dxx: Double, dxy: Double, dyx: Double, dyy: Double) {
+            (self.x0, self.y0, self.dxx, self.dxy, self.dyx, self.dyy) = (x0, y0, dxx, dxy, dyx, dyy)
+        }
+    }
+
+    /// Fills `tensor` (`width` × `height` × 3) by bilinear sampling of a packed RGB8 `image`
+    /// along `map`; taps outside the image count as zero; values become v·scale + offset.
+    public static func sample(_ image: PixelBuffer, along map: AffineMap, into tensor: UnsafeMutableBufferPointer<Float>,
+                              width: Int, height: Int, scale: Float, offset: Float) {
+        precondition(image.format == .rgb8 && tensor.count >= width * height * 3)
+        image.bytes.withUnsafeBufferPointer { pixels in
+            knn_sample_rgb8(pixels.baseAddress!, Int32(image.width), Int32(image.height), Int32(image.bytesPerRow),
+                            tensor.baseAddress!, Int32(width), Int32(height), Float(map.x0), Float(map.y0),
+                            Float(map.dxx), Float(map.dxy), Float(map.dyx), Float(map.dyy), scale, offset)
+        }
+    }
+
+    /// An RGB8 image half the size: each pixel the rounded mean of a 2×2 block (an odd last
+    /// row or column is dropped).
+    public static func halved(_ source: PixelBuffer) -> PixelBuffer {
+        precondition(source.format == .rgb8)
+        var out = PixelBuffer(width: max(1, source.width / 2), height: max(1, source.height / 2), format: .rgb8)
+        let stride = out.bytesPerRow
+        source.bytes.withUnsafeBufferPointer { src in
+            out.bytes.withUnsafeMutableBufferPointer { dst in
+                knn_halve_rgb8(src.baseAddress!, Int32(source.width), Int32(source.height), Int32(source.bytesPerRow),
+                               dst.baseAddress!, Int32(stride))
+            }
+        }
+        return out
+    }
+}

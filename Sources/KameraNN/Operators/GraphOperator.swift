@@ -1,0 +1,41 @@
+/// One TFLite operator KameraNN runs. Each lives in its own file under `Operators/` with
+/// everything about it — how it is read from the model file (`init(_:)`), which inputs are
+/// activations, shape checks and weight packing (`plan`), and the kernel call of the step it
+/// plans — as TFLite Micro keeps one operator per file in `kernels/`. Adding an operator: a
+/// file here, its C kernel, and its type in `OperatorRegistry`.
+protocol GraphOperator: Sendable {
+    /// TFLite's builtin code (schema.fbs `BuiltinOperator`).
+    static var builtinCode: Int32 { get }
+    /// TFLite's name, for errors.
+    static var name: String { get }
+    /// Reads the operator from its record in the model file.
+    init(_ record: OperatorRecord) throws
+    /// Tensors the operator reads.
+    var inputs: [Int] { get }
+    /// Tensors read as activations, not weights, biases, alphas or shape tensors.
+    var dataInputs: [Int] { get }
+    /// The tensor the operator writes.
+    var output: Int { get }
+    /// Folds the operator into constant tensors at compile time; true when nothing is left to run.
+    func fold(_ tensors: inout [GraphTensor]) throws -> Bool
+    /// Checks shapes, packs weights and returns the step that runs the operator.
+    func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel
+}
+
+extension GraphOperator {
+    var dataInputs: [Int] { inputs }
+    func fold(_ tensors: inout [GraphTensor]) throws -> Bool { false }
+}
+
+/// An operator that applies an activation to its results before storing them, so a
+/// RELU/RELU6/PRELU that only reads it can be absorbed (one pass over memory instead of two).
+protocol ActivationFusing: GraphOperator {
+    var output: Int { get set }
+    var activation: FusedActivation { get set }
+}
+
+/// A standalone activation operator that a preceding `ActivationFusing` operator can absorb.
+protocol FusibleActivation: GraphOperator {
+    /// The activation as an epilogue of a producer writing `producer`; nil when it cannot be.
+    func epilogue(after producer: GraphTensor, tensors: [GraphTensor]) -> FusedActivation?
+}
