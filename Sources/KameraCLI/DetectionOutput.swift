@@ -29,9 +29,10 @@ final class DetectionOutput {
     func write(_ result: DetectionReport.FileResult) throws {
         switch format {
         case .json:
-            try emit((written == 0 ? "{\n  \"results\": [\n" : ",\n") + "    " + result.jsonValue.rendered(indent: "    "))
+            let value = try JSONValueEncoder.encode(result)
+            try emit((written == 0 ? "{\n  \"results\": [\n" : ",\n") + "    " + value.rendered(indent: "    "))
         case .jsonl:
-            try emit(result.jsonValue.compact() + "\n")
+            try emit(try JSONValueEncoder.encode(result).compact() + "\n")
         case .table:
             tableRows.append(result)
         }

@@ -3,12 +3,13 @@ import Kamera
 
 /// The one JSON document `kamera detect` prints per run.
 struct DetectionReport {
-    struct FileError {
+    struct FileError: Codable {
         var message: String
         var hint: String
     }
 
-    struct FileResult {
+    /// One input's results; absent parts are left out of the JSON.
+    struct FileResult: Codable {
         var input: String
         var width: Int?
         var height: Int?
@@ -25,7 +26,7 @@ struct DetectionReport {
 
     /// Pretty JSON with keys in the documented order.
     func json() throws -> String {
-        JSONValue.object([("results", .array(results.map(\.jsonValue)))]).rendered()
+        try JSONValueEncoder.encode(["results": results]).rendered()
     }
 
     /// A readable table: one row per code, or per file without codes.
@@ -47,10 +48,9 @@ struct DetectionReport {
                 rows.append([result.input, size, "-", "(no codes)", ""])
             }
             for face in result.faces ?? [] {
-                let b = face.observation.pixelBox
-                let angles = [face.observation.roll, face.observation.yaw, face.observation.pitch]
-                    .map { String(format: "%.0f°", $0.inDegrees) }.joined(separator: " ")
-                rows.append([result.input, size, "face", String(format: "%.2f roll/yaw/pitch %@", face.observation.confidence, angles),
+                let b = face.pixelBox
+                let angles = [face.roll, face.yaw, face.pitch].map { String(format: "%.0f°", $0) }.joined(separator: " ")
+                rows.append([result.input, size, "face", String(format: "%.2f roll/yaw/pitch %@", face.confidence, angles),
                              "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))"])
             }
             for line in result.text ?? [] {
@@ -83,100 +83,6 @@ extension DetectionReport {
             }
         }
         return out
-    }
-}
-
-extension DetectionReport.FileResult {
-    var jsonValue: JSONValue {
-        var members: [(String, JSONValue)] = [("input", .string(input))]
-        if let width, let height { members += [("width", .int(width)), ("height", .int(height))] }
-        if let barcodes { members.append(("barcodes", .array(barcodes.map(\.jsonValue)))) }
-        if let faces { members.append(("faces", .array(faces.map(\.jsonValue)))) }
-        if let text { members.append(("text", .array(text.map(\.jsonValue)))) }
-        if let annotated { members.append(("annotated", .string(annotated))) }
-        if let warning { members.append(("warning", .string(warning))) }
-        if let error { members.append(("error", .object([("message", .string(error.message)), ("hint", .string(error.hint))]))) }
-        return .object(members)
-    }
-}
-
-/// One line of text as `kamera detect --text` prints it.
-struct TextRecord {
-    struct Character {
-        var character: String
-        var boundingBox: NormalizedRect
-        var pixelBox: PixelRect
-    }
-
-    struct Word {
-        var string: String
-        var confidence: Float
-        var boundingBox: NormalizedRect
-        var pixelBox: PixelRect
-        var characterBoxes: [Character]?
-    }
-
-    var boundingBox: NormalizedRect
-    var pixelBox: PixelRect
-    var string: String
-    var confidence: Float
-    var characterBoxes: [Character]?
-    var words: [Word]
-
-    init(_ line: TextObservation) {
-        func characters(_ o: TextObservation) -> [Character]? {
-            o.characterBoxes?.map { Character(character: $0.character, boundingBox: $0.boundingBox, pixelBox: $0.pixelBox) }
-        }
-        boundingBox = line.boundingBox
-        pixelBox = line.pixelBox
-        string = line.string
-        confidence = line.confidence
-        characterBoxes = characters(line)
-        words = line.words.map { Word(string: $0.string, confidence: $0.confidence, boundingBox: $0.boundingBox, pixelBox: $0.pixelBox,
-                                      characterBoxes: characters($0)) }
-    }
-
-    init(_ line: RecognizedTextObservation) {
-        self.init(line.textObservation)
-    }
-
-    var jsonValue: JSONValue {
-        func characters(_ list: [Character]?) -> [(String, JSONValue)] {
-            guard let list else { return [] }
-            return [("characterBoxes", .array(list.map {
-                .object([("character", .string($0.character)), ("boundingBox", .box($0.boundingBox)), ("pixelBox", .box($0.pixelBox))])
-            }))]
-        }
-        return .object([("boundingBox", .box(boundingBox)), ("pixelBox", .box(pixelBox)), ("string", .string(string)),
-                        ("confidence", .score(Double(confidence)))] + characters(characterBoxes) + [
-            ("words", .array(words.map { word in
-                .object([("string", .string(word.string)), ("confidence", .score(Double(word.confidence))),
-                         ("boundingBox", .box(word.boundingBox)), ("pixelBox", .box(word.pixelBox))] + characters(word.characterBoxes))
-            })),
-        ])
-    }
-}
-
-extension BarcodeRecord {
-    var jsonValue: JSONValue {
-        func box(_ b: Box) -> JSONValue {
-            .object([("x", .number(b.x)), ("y", .number(b.y)), ("width", .number(b.width)), ("height", .number(b.height))])
-        }
-        return .object([
-            ("symbology", .string(symbology)),
-            ("payload", payload.map(JSONValue.string) ?? .null),
-            ("payloadBase64", .string(payloadBase64)),
-            ("supplementalPayload", supplementalPayload.map(JSONValue.string) ?? .null),
-            ("boundingBox", box(boundingBox)),
-            ("pixelCorners", .array(pixelCorners.map { .array($0.map(JSONValue.number)) })),
-            ("pixelBox", box(pixelBox)),
-            ("confidence", .score(Double(confidence))),
-            ("orientation", .int(orientation)),
-            ("mirrored", .bool(mirrored)),
-            ("inverted", .bool(inverted)),
-            ("symbologyIdentifier", .string(symbologyIdentifier)),
-            ("errorCorrectionLevel", errorCorrectionLevel.map(JSONValue.string) ?? .null),
-        ])
     }
 }
 

@@ -20,14 +20,12 @@ struct ModelsCommand: ParsableCommand {
     private func list() throws {
         let status = ModelStore.default.status()
         if json {
-            try StandardStreams.outputLine(JSONValue.object([
-                ("directory", .string(ModelStore.default.directory.path)),
-                ("models", .array(status.map { entry in
-                    .object([("file", .string(entry.model.fileName)), ("purpose", .string(entry.model.purpose)),
-                             ("source", .string(entry.model.source)), ("size", entry.size.map { .int($0) } ?? .null),
-                             ("verified", .bool(entry.verified)), ("path", .string(entry.path))])
-                })),
-            ]).rendered())
+            let records = status.map {
+                ModelRecord(file: $0.model.fileName, purpose: $0.model.purpose, source: $0.model.source, size: $0.size,
+                            verified: $0.verified, path: $0.path)
+            }
+            try StandardStreams.outputLine(try JSONValueEncoder.encode(
+                ModelListRecord(directory: ModelStore.default.directory.path, models: records)).rendered())
         } else {
             try StandardStreams.outputLine("models in \(ModelStore.default.directory.path)")
             for entry in status {
@@ -45,4 +43,20 @@ struct ModelsCommand: ParsableCommand {
             throw ExitCode(1)
         }
     }
+}
+
+/// `kamera models --json`: the model folder and each model's state.
+struct ModelListRecord: Encodable {
+    var directory: String
+    var models: [ModelRecord]
+}
+
+/// One model file as `kamera models --json` lists it; `size` is null when it is missing.
+struct ModelRecord: Encodable {
+    var file: String
+    var purpose: String
+    var source: String
+    @Nullable var size: Int?
+    var verified: Bool
+    var path: String
 }

@@ -102,7 +102,7 @@ struct ScanCommand: ParsableCommand {
             scanned += 1
             result.faces.forEach { facesSeen.insert($0.faceID) }
             result.barcodes.forEach { codesSeen.insert($0.key) }
-            try emit(ScanRecord.line(result))
+            try emit(try ScanRecord.line(result))
             if let recorder {
                 var canvas = Canvas(frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8))
                 ScanOverlay().draw(result, on: &canvas, font: font)
@@ -117,7 +117,7 @@ struct ScanCommand: ParsableCommand {
                                                 facesSeen.count, codesSeen.count))
             }
         }
-        try emit(ScanRecord.endLine(scanner.finish()))
+        try emit(try ScanRecord.endLine(scanner.finish()))
         try eventFile?.close()
         let summary = try recorder?.finish()
         let seconds = Date().timeIntervalSince(started)
@@ -128,27 +128,77 @@ struct ScanCommand: ParsableCommand {
     }
 }
 
-/// The JSON line `kamera scan` writes per frame.
-enum ScanRecord {
-    static func line(_ scan: FrameScan) -> String {
-        let faces: [JSONValue] = scan.faces.map { face in
-            .object([("faceID", .int(face.faceID)), ("detected", .bool(face.isDetected))] + FaceRecord(observation: face.observation).members)
+/// The JSON line `kamera scan` writes per frame: time, frame index, the tracked faces and
+/// codes (each record with its identity first), and the events decided at this frame.
+struct ScanRecord: Encodable {
+    /// A face with the tracker's identity, then the face record's fields.
+    struct TrackedFaceRecord: Encodable {
+        var faceID: Int
+        var detected: Bool
+        var face: FaceRecord
+
+        private enum CodingKeys: String, CodingKey { case faceID, detected }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(faceID, forKey: .faceID)
+            try container.encode(detected, forKey: .detected)
+            try face.encode(to: encoder)
         }
-        let codes: [JSONValue] = scan.barcodes.map { code in
-            guard case .object(let members) = BarcodeRecord(code.observation).jsonValue else { return .null }
-            return .object([("key", .string(code.key)), ("state", .string(code.state.rawValue))] + members)
-        }
-        return JSONValue.object([
-            ("t", .seconds(scan.time)), ("frame", .int(scan.frameIndex)),
-            ("faces", .array(faces)), ("barcodes", .array(codes)), ("events", events(scan.events)),
-        ]).compact()
     }
 
-    static func endLine(_ events: [ScanEvent]) -> String {
-        JSONValue.object([("t", .seconds(events.first?.time ?? 0)), ("end", .bool(true)), ("events", self.events(events))]).compact()
+    /// A code keyed by content with its state, then the code record's fields.
+    struct TrackedBarcodeRecord: Encodable {
+        var key: String
+        var state: String
+        var code: BarcodeRecord
+
+        private enum CodingKeys: String, CodingKey { case key, state }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(key, forKey: .key)
+            try container.encode(state, forKey: .state)
+            try code.encode(to: encoder)
+        }
     }
 
-    private static func events(_ events: [ScanEvent]) -> JSONValue {
-        .array(events.map { .object([("type", .string($0.type.rawValue)), ("kind", .string($0.kind.rawValue)), ("id", .string($0.id))]) })
+    struct EventRecord: Encodable {
+        var type: String
+        var kind: String
+        var id: String
+
+        init(_ event: ScanEvent) {
+            (type, kind, id) = (event.type.rawValue, event.kind.rawValue, event.id)
+        }
+    }
+
+    /// The last line: everything still in view is reported lost.
+    struct EndRecord: Encodable {
+        var t: Double
+        var end = true
+        var events: [EventRecord]
+    }
+
+    var t: Double
+    var frame: Int
+    var faces: [TrackedFaceRecord]
+    var barcodes: [TrackedBarcodeRecord]
+    var events: [EventRecord]
+
+    init(_ scan: FrameScan) {
+        t = RecordRounding.seconds(scan.time)
+        frame = scan.frameIndex
+        faces = scan.faces.map { TrackedFaceRecord(faceID: $0.faceID, detected: $0.isDetected, face: FaceRecord($0.observation)) }
+        barcodes = scan.barcodes.map { TrackedBarcodeRecord(key: $0.key, state: $0.state.rawValue, code: BarcodeRecord($0.observation)) }
+        events = scan.events.map(EventRecord.init)
+    }
+
+    static func line(_ scan: FrameScan) throws -> String {
+        try JSONValueEncoder.encode(ScanRecord(scan)).compact()
+    }
+
+    static func endLine(_ events: [ScanEvent]) throws -> String {
+        try JSONValueEncoder.encode(EndRecord(t: RecordRounding.seconds(events.first?.time ?? 0), events: events.map(EventRecord.init))).compact()
     }
 }

@@ -77,6 +77,30 @@ func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: D
         return (path, qr.expectedText, ean.expectedText)
     }
 
+    @Test("The README's generate/detect example is exactly what the commands print")
+    func readmeExampleMatchesOutput() throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let generateLine = #"$ kamera generate qr "https://example.org/kamera" -o qr.png --module-size 6 --ecc Q"#
+        let detectLine = "$ kamera detect --barcodes qr.png notes.png"
+        let start = try #require(readme.range(of: generateLine + "\n"))
+        let example = readme[start.upperBound...]
+        let detectAt = try #require(example.range(of: detectLine + "\n"))
+        let end = try #require(example.range(of: "$ echo $?\n"))
+        let documentedGenerate = String(example[..<detectAt.lowerBound])
+        let documentedDetect = String(example[detectAt.upperBound..<end.lowerBound])
+
+        try Data("hi".utf8).write(to: dir.appendingPathComponent("notes.png"))
+        let qr = dir.appendingPathComponent("qr.png").path, notes = dir.appendingPathComponent("notes.png").path
+        let generate = try kamera(["generate", "qr", "https://example.org/kamera", "-o", qr, "--module-size", "6", "--ecc", "Q"])
+        let detect = try kamera(["detect", "--barcodes", qr, notes])
+        // Paths are printed as given; the README gives them relative to its working folder.
+        let prefix = dir.path + "/"
+        #expect(generate.stdout.replacingOccurrences(of: prefix, with: "") == documentedGenerate)
+        #expect(detect.stdout.replacingOccurrences(of: prefix, with: "") == documentedDetect)
+        #expect(detect.status == 1)
+    }
+
     @Test func detectPrintsTheDocumentedJSON() throws {
         let scene = try sceneFile()
         let run = try kamera(["detect", "--barcodes", scene.path])
