@@ -28,14 +28,14 @@ enum CommandFailure {
     static func validating(_ body: () throws -> Void) throws {
         do {
             try body()
-        } catch KameraError.invalidArgument(let message) {
-            throw ValidationError(message)
+        } catch let error as KameraError where error.code == .invalidArgument {
+            throw ValidationError(error.reason)
         }
     }
 
     private static func report(_ error: KameraError) -> ExitCode {
         StandardStreams.error("kamera: \(error.reason) (\(error.hint))\n")
-        if case .invalidArgument = error { return ExitCode(usage) }
+        if error.code == .invalidArgument { return ExitCode(usage) }
         return ExitCode(1)
     }
 }

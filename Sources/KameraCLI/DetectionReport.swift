@@ -3,7 +3,10 @@ import Kamera
 
 /// The one JSON document `kamera detect` prints per run.
 struct DetectionReport {
+    /// Why an input failed: `code` is `KameraError.Code`'s name (stable, to branch on),
+    /// `message` and `hint` are for people.
     struct FileError: Codable {
+        var code: String
         var message: String
         var hint: String
     }
@@ -87,11 +90,11 @@ extension DetectionReport {
 }
 
 extension DetectionReport.FileError {
-    init(_ error: Error) {
+    init(_ error: any Error) {
         if let kamera = error as? KameraError {
-            self.init(message: kamera.reason, hint: kamera.hint)
+            self.init(code: kamera.code.rawValue, message: kamera.reason, hint: kamera.hint)
         } else {
-            self.init(message: String(describing: error), hint: "")
+            self.init(code: "unexpected", message: String(describing: error), hint: "please report this input")
         }
     }
 }

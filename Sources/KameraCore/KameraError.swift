@@ -1,81 +1,138 @@
 import Foundation
 
-/// Every failure Kamera reports: what failed, on which input, and a hint on what to do.
-public enum KameraError: Error, Sendable, Equatable {
-    /// The file could not be opened or read.
-    case unreadableFile(path: String, reason: String)
-    /// The input holds no bytes.
-    case emptyInput(path: String?)
-    /// The bytes are not in a format Kamera decodes.
-    case unsupportedFormat(path: String?, detected: String)
-    /// The data claims a known format but is corrupt or truncated.
-    case corruptImage(path: String?, format: String, reason: String)
-    /// The image's declared size exceeds the decoder's pixel limit (decompression bomb guard).
-    case imageTooLarge(path: String?, width: Int, height: Int, limit: Int)
-    /// Encoding an image failed.
-    case encodingFailed(format: String, reason: String)
-    /// Writing a file failed (for example a full disk).
-    case writeFailed(path: String, reason: String)
-    /// A recording ended without a single frame; its empty file was removed.
-    case nothingRecorded(path: String, reason: String)
-    /// The output file exists and overwriting it was not allowed.
-    case outputExists(path: String)
-    /// An argument is out of range or inconsistent.
-    case invalidArgument(String)
-    /// The barcode engine failed on an input.
-    case barcodeEngineFailure(reason: String)
-    /// A symbol could not be generated from the payload.
-    case barcodeGenerationFailed(symbology: String, reason: String)
-    /// A resource (font, model, media) that Kamera needs is missing.
-    case missingResource(name: String, hint: String)
-    /// A video file or stream that cannot be opened, decoded or written (FFmpeg's reason).
-    case corruptMedia(path: String?, reason: String)
-    /// A model file is truncated, corrupt, or uses something the runtime does not support.
-    case invalidModel(path: String, reason: String)
+/// Every failure Kamera reports: a `code` to branch on, what failed (`reason`), on which input
+/// (`path`), and a `hint` on what to do.
+///
+/// A struct with codes rather than an enum, as `URLError` and `CocoaError` are: a new kind of
+/// failure adds a code without breaking callers' exhaustive `switch`es. Match with
+/// `catch let error as KameraError where error.code == .corruptImage`.
+public struct KameraError: Error, Sendable, Hashable {
+    /// The kind of failure.
+    public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
 
-    /// A short statement of what went wrong.
-    public var reason: String {
-        switch self {
-        case .unreadableFile(let path, let reason): "cannot read \(path): \(reason)"
-        case .emptyInput(let path): "\(path ?? "input") is empty (0 bytes)"
-        case .unsupportedFormat(let path, let detected):
-            "\(path ?? "input") is not a supported image (\(detected))"
-        case .corruptImage(let path, let format, let reason):
-            "\(path ?? "input") is a corrupt or truncated \(format) image: \(reason)"
-        case .imageTooLarge(let path, let width, let height, let limit):
-            "\(path ?? "input") declares \(width)×\(height) pixels, over the limit of \(limit)"
-        case .encodingFailed(let format, let reason): "cannot encode \(format): \(reason)"
-        case .writeFailed(let path, let reason): "cannot write \(path): \(reason)"
-        case .outputExists(let path): "\(path) already exists"
-        case .nothingRecorded(let path, let reason): "nothing was recorded to \(path): \(reason)"
-        case .invalidArgument(let message): message
-        case .barcodeEngineFailure(let reason): "barcode engine failed: \(reason)"
-        case .barcodeGenerationFailed(let symbology, let reason): "cannot generate \(symbology): \(reason)"
-        case .missingResource(let name, _): "missing \(name)"
-        case .invalidModel(let path, let reason): "invalid model \(path): \(reason)"
-        case .corruptMedia(let path, let reason): "\(path ?? "the stream") is not a readable video: \(reason)"
-        }
+        /// The file could not be opened or read.
+        public static let unreadableFile = Code(rawValue: "unreadableFile")
+        /// The input holds no bytes.
+        public static let emptyInput = Code(rawValue: "emptyInput")
+        /// The bytes are not in a format Kamera decodes.
+        public static let unsupportedFormat = Code(rawValue: "unsupportedFormat")
+        /// The data claims a known format but is corrupt or truncated.
+        public static let corruptImage = Code(rawValue: "corruptImage")
+        /// The image's declared size exceeds the decoder's pixel limit (decompression bomb guard).
+        public static let imageTooLarge = Code(rawValue: "imageTooLarge")
+        /// Encoding an image failed.
+        public static let encodingFailed = Code(rawValue: "encodingFailed")
+        /// Writing a file failed (for example a full disk).
+        public static let writeFailed = Code(rawValue: "writeFailed")
+        /// A recording ended without a single frame; its empty file was removed.
+        public static let nothingRecorded = Code(rawValue: "nothingRecorded")
+        /// The output file exists and overwriting it was not allowed.
+        public static let outputExists = Code(rawValue: "outputExists")
+        /// An argument is out of range or inconsistent.
+        public static let invalidArgument = Code(rawValue: "invalidArgument")
+        /// The barcode engine failed on an input.
+        public static let barcodeEngineFailure = Code(rawValue: "barcodeEngineFailure")
+        /// A symbol could not be generated from the payload.
+        public static let barcodeGenerationFailed = Code(rawValue: "barcodeGenerationFailed")
+        /// A resource (font, model, media) that Kamera needs is missing.
+        public static let missingResource = Code(rawValue: "missingResource")
+        /// A video file or stream that cannot be opened, decoded or written.
+        public static let corruptMedia = Code(rawValue: "corruptMedia")
+        /// A model file is truncated, corrupt, or uses something the runtime does not support.
+        public static let invalidModel = Code(rawValue: "invalidModel")
     }
 
+    /// The kind of failure, to branch on.
+    public var code: Code
+    /// A short statement of what went wrong, naming the input.
+    public var reason: String
     /// What the user can do about it.
-    public var hint: String {
-        switch self {
-        case .unreadableFile: "check that the path exists and is readable"
-        case .emptyInput: "the file may still be downloading or was truncated to zero"
-        case .unsupportedFormat: "Kamera reads JPEG, PNG and WebP images"
-        case .corruptImage: "re-export or re-download the image"
-        case .imageTooLarge: "raise the limit with ImageDecodingOptions.maximumPixelCount (CLI: --max-pixels)"
-        case .encodingFailed: "check the image size and format"
-        case .writeFailed: "check free disk space and permissions"
-        case .outputExists: "pass -y to overwrite it, or choose another name"
-        case .nothingRecorded: "raise the limit (duration, file size) or check that the source delivers frames"
-        case .invalidArgument: "see `kamera help`"
-        case .barcodeEngineFailure: "please report this input"
-        case .barcodeGenerationFailed: "check that the payload fits the symbology (digits only for EAN/UPC, length limits)"
-        case .missingResource(_, let hint): hint
-        case .corruptMedia: "check that it is a complete video FFmpeg can read (ffprobe FILE), or the device path"
-        case .invalidModel: "reinstall the models with `bash scripts/models.sh` (or point KAMERA_MODELS at a good copy)"
-        }
+    public var hint: String
+    /// The file or stream concerned, when there is one.
+    public var path: String?
+
+    public init(code: Code, reason: String, hint: String, path: String? = nil) {
+        self.code = code
+        self.reason = reason
+        self.hint = hint
+        self.path = path
+    }
+}
+
+extension KameraError {
+    public static func unreadableFile(path: String, reason: String) -> KameraError {
+        KameraError(code: .unreadableFile, reason: "cannot read \(path): \(reason)",
+                    hint: "check that the path exists and is readable", path: path)
+    }
+
+    public static func emptyInput(path: String?) -> KameraError {
+        KameraError(code: .emptyInput, reason: "\(path ?? "input") is empty (0 bytes)",
+                    hint: "the file may still be downloading or was truncated to zero", path: path)
+    }
+
+    /// `detected`: what the bytes look like instead ("GIF", "text, starting …").
+    public static func unsupportedFormat(path: String?, detected: String) -> KameraError {
+        KameraError(code: .unsupportedFormat, reason: "\(path ?? "input") is not a supported image (\(detected))",
+                    hint: "Kamera reads JPEG, PNG and WebP images", path: path)
+    }
+
+    public static func corruptImage(path: String?, format: String, reason: String) -> KameraError {
+        KameraError(code: .corruptImage, reason: "\(path ?? "input") is a corrupt or truncated \(format) image: \(reason)",
+                    hint: "re-export or re-download the image", path: path)
+    }
+
+    public static func imageTooLarge(path: String?, width: Int, height: Int, limit: Int) -> KameraError {
+        KameraError(code: .imageTooLarge, reason: "\(path ?? "input") declares \(width)×\(height) pixels, over the limit of \(limit)",
+                    hint: "raise the limit with ImageDecodingOptions.maximumPixelCount (CLI: --max-pixels)", path: path)
+    }
+
+    public static func encodingFailed(format: String, reason: String) -> KameraError {
+        KameraError(code: .encodingFailed, reason: "cannot encode \(format): \(reason)", hint: "check the image size and format")
+    }
+
+    public static func writeFailed(path: String, reason: String) -> KameraError {
+        KameraError(code: .writeFailed, reason: "cannot write \(path): \(reason)",
+                    hint: "check free disk space and permissions", path: path)
+    }
+
+    public static func nothingRecorded(path: String, reason: String) -> KameraError {
+        KameraError(code: .nothingRecorded, reason: "nothing was recorded to \(path): \(reason)",
+                    hint: "raise the limit (duration, file size) or check that the source delivers frames", path: path)
+    }
+
+    public static func outputExists(path: String) -> KameraError {
+        KameraError(code: .outputExists, reason: "\(path) already exists",
+                    hint: "pass -y to overwrite it, or choose another name", path: path)
+    }
+
+    public static func invalidArgument(_ message: String) -> KameraError {
+        KameraError(code: .invalidArgument, reason: message, hint: "see `kamera help`")
+    }
+
+    public static func barcodeEngineFailure(reason: String) -> KameraError {
+        KameraError(code: .barcodeEngineFailure, reason: "barcode engine failed: \(reason)", hint: "please report this input")
+    }
+
+    public static func barcodeGenerationFailed(symbology: String, reason: String) -> KameraError {
+        KameraError(code: .barcodeGenerationFailed, reason: "cannot generate \(symbology): \(reason)",
+                    hint: "check that the payload fits the symbology (digits only for EAN/UPC, length limits)")
+    }
+
+    public static func missingResource(name: String, hint: String) -> KameraError {
+        KameraError(code: .missingResource, reason: "missing \(name)", hint: hint)
+    }
+
+    public static func corruptMedia(path: String?, reason: String) -> KameraError {
+        KameraError(code: .corruptMedia, reason: "\(path ?? "the stream") is not a readable video: \(reason)",
+                    hint: "check that it is a complete video FFmpeg can read (ffprobe FILE), or the device path", path: path)
+    }
+
+    public static func invalidModel(path: String, reason: String) -> KameraError {
+        KameraError(code: .invalidModel, reason: "invalid model \(path): \(reason)",
+                    hint: "reinstall the models with `bash scripts/models.sh` (or point KAMERA_MODELS at a good copy)", path: path)
     }
 }
 

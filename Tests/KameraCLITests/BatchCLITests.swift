@@ -61,7 +61,7 @@ import Testing
                 #expect(payload(result) == text && result["error"] == nil, "\(expected.path)")
             } else {
                 let error = try #require(result["error"] as? [String: String])
-                #expect(error["message"]?.contains("not a supported image") == true)
+                #expect(error["code"] == "unsupportedFormat" && error["message"]?.contains("not a supported image") == true)
             }
         }
         // The same batch as one JSON document, and from a path list on stdin.

@@ -37,15 +37,15 @@ import Testing
         do {
             _ = try Image(contentsOf: url)
             Issue.record("a text file decoded")
-        } catch let KameraError.unsupportedFormat(path, detected) {
-            #expect(path == url.path)
-            #expect(detected.hasPrefix("text"))
+        } catch let error as KameraError where error.code == .unsupportedFormat {
+            #expect(error.path == url.path)
+            #expect(error.reason.contains("(text"))
         }
     }
 
     @Test func otherFormatsAreNamed() {
-        expectError(Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8)) { if case .unsupportedFormat(_, "GIF") = $0 { true } else { false } }
-        expectError(Data([0x42, 0x4D, 0, 0, 0, 0])) { if case .unsupportedFormat(_, "BMP") = $0 { true } else { false } }
+        expectError(Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8)) { $0.code == .unsupportedFormat && $0.reason.hasSuffix("(GIF)") }
+        expectError(Data([0x42, 0x4D, 0, 0, 0, 0])) { $0.code == .unsupportedFormat && $0.reason.hasSuffix("(BMP)") }
     }
 
     @Test func missingFileAndDirectory() throws {
@@ -55,8 +55,8 @@ import Testing
         do {
             _ = try Image(contentsOf: dir)
             Issue.record("a directory decoded")
-        } catch let KameraError.unreadableFile(_, reason) {
-            #expect(reason == "is a directory")
+        } catch let error as KameraError where error.code == .unreadableFile {
+            #expect(error.reason.hasSuffix(": is a directory"))
         }
     }
 
@@ -65,11 +65,11 @@ import Testing
         let full = try ImageEncoder.encode(photo, as: encoding)
         for fraction in [0.1, 0.5, 0.9] {
             expectError(full.prefix(Int(Double(full.count) * fraction))) {
-                if case .corruptImage = $0 { true } else { false }
+                $0.code == .corruptImage
             }
         }
         // Only the signature left.
-        expectError(full.prefix(12)) { if case .corruptImage = $0 { true } else { false } }
+        expectError(full.prefix(12)) { $0.code == .corruptImage }
     }
 
     /// JPEGs are decoded as browsers and FFmpeg show them when mostly present: the damage is
@@ -86,14 +86,14 @@ import Testing
         let rows = intact.height * 8 / 10, rowBytes = intact.bytesPerRow
         #expect(cut.pixelBuffer.bytes[0..<(rows * rowBytes)] == intact.bytes[0..<(rows * rowBytes)])
         expectError(full.prefix(full.count * 9 / 10), options: ImageDecodingOptions(acceptsDamagedData: false)) {
-            if case .corruptImage(_, "JPEG", _) = $0 { true } else { false }
+            $0.code == .corruptImage && $0.reason.contains("JPEG image")
         }
         for fraction in [0.1, 0.3] {
             expectError(full.prefix(Int(Double(full.count) * fraction))) {
-                if case .corruptImage(_, "JPEG", let reason) = $0 { reason.contains("rows are present") } else { false }
+                $0.code == .corruptImage && $0.reason.contains("JPEG image") && $0.reason.contains("rows are present")
             }
         }
-        expectError(full.prefix(12)) { if case .corruptImage = $0 { true } else { false } }
+        expectError(full.prefix(12)) { $0.code == .corruptImage }
         // Bytes flipped in the middle of the entropy-coded data: decoded, damage reported.
         var flipped = [UInt8](full)
         for i in stride(from: full.count / 2, to: full.count / 2 + 64, by: 8) { flipped[i] ^= 0x55 }
@@ -107,14 +107,14 @@ import Testing
         // Flip bytes inside the first IDAT: its CRC no longer matches.
         let idat = try #require((8..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual(Array("IDAT".utf8)) })
         for i in 0..<16 { bytes[idat + 40 + i] ^= 0x5A }
-        expectError(Data(bytes)) { if case .corruptImage(_, "PNG", _) = $0 { true } else { false } }
+        expectError(Data(bytes)) { $0.code == .corruptImage && $0.reason.contains("PNG image") }
     }
 
     @Test func corruptJPEGHeader() throws {
         var bytes = [UInt8](try ImageEncoder.encode(photo, as: .jpeg(quality: 90)))
         // Destroy the quantization and frame headers after the SOI marker.
         for i in 20..<400 { bytes[i] = 0xA5 }
-        expectError(Data(bytes)) { if case .corruptImage(_, "JPEG", _) = $0 { true } else { false } }
+        expectError(Data(bytes)) { $0.code == .corruptImage && $0.reason.contains("JPEG image") }
     }
 
     @Test func pngDecompressionBomb() {
@@ -124,7 +124,7 @@ import Testing
         let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + pngChunk("IHDR", ihdr)
             + pngChunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + pngChunk("IEND", [])
         expectError(Data(png)) {
-            if case .imageTooLarge(_, 100_000, 100_000, _) = $0 { true } else { false }
+            $0.code == .imageTooLarge && $0.reason.contains("100000×100000 pixels")
         }
     }
 
@@ -134,7 +134,7 @@ import Testing
         let sof = try #require((2..<bytes.count - 9).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
         bytes[sof + 5] = 0xFD; bytes[sof + 6] = 0xE8
         bytes[sof + 7] = 0xFD; bytes[sof + 8] = 0xE8
-        expectError(Data(bytes)) { if case .imageTooLarge(_, 65000, 65000, _) = $0 { true } else { false } }
+        expectError(Data(bytes)) { $0.code == .imageTooLarge && $0.reason.contains("65000×65000 pixels") }
     }
 
     @Test func webpDecompressionBomb() {
@@ -145,7 +145,7 @@ import Testing
         func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
         let chunk = Array("VP8L".utf8) + le32(vp8l.count) + vp8l
         let riff = Array("RIFF".utf8) + le32(4 + chunk.count) + Array("WEBP".utf8) + chunk
-        expectError(Data(riff)) { if case .imageTooLarge(_, 16384, 16384, _) = $0 { true } else { false } }
+        expectError(Data(riff)) { $0.code == .imageTooLarge && $0.reason.contains("16384×16384 pixels") }
     }
 
     @Test func pixelLimitIsConfigurable() throws {
@@ -184,8 +184,8 @@ struct FullDiskTests {
         do {
             try ImageEncoder.write(noise, to: target)
             Issue.record("writing 780 KB onto a 64 KB filesystem succeeded")
-        } catch let KameraError.writeFailed(path, _) {
-            #expect(path == target.path)
+        } catch let error as KameraError where error.code == .writeFailed {
+            #expect(error.path == target.path)
         }
         // The earlier file is intact.
         #expect(try Image(contentsOf: target).pixelBuffer == small)

@@ -209,7 +209,8 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
             do {
                 _ = try MovieRecorder(url: URL(fileURLWithPath: path), settings: RecordingSettings(width: 320, height: 240))
                 Issue.record("recorded into \(name)")
-            } catch KameraError.invalidArgument(let message) {
+            } catch let error as KameraError where error.code == .invalidArgument {
+                let message = error.reason
                 #expect(message.contains("recordings are MPEG-4 (.mp4, .m4v) or QuickTime (.mov) movies, \(named)"), "\(message)")
             }
             #expect(!FileManager.default.fileExists(atPath: path))
@@ -229,8 +230,8 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
         do {
             _ = try limited.finish()
             Issue.record("an empty recording finished")
-        } catch KameraError.nothingRecorded(let path, let reason) {
-            #expect(path == tiny && reason.contains("larger than the size limit of 100 bytes"))
+        } catch let error as KameraError where error.code == .nothingRecorded {
+            #expect(error.path == tiny && error.reason.contains("larger than the size limit of 100 bytes"))
         }
         #expect(!FileManager.default.fileExists(atPath: tiny))
     }

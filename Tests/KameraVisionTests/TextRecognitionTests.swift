@@ -135,8 +135,8 @@ import Testing
         do {
             _ = try await RecognizeTextRequest(recognitionLanguages: ["xyz"]).perform(on: image)
             Issue.record("an unknown language loaded")
-        } catch let KameraError.missingResource(name, hint) {
-            #expect(name.contains("xyz") && hint.contains("tesseract-ocr-xyz"))
+        } catch let error as KameraError where error.code == .missingResource {
+            #expect(error.reason.contains("xyz") && error.hint.contains("tesseract-ocr-xyz"))
         }
         #expect(TextLanguages.tesseractCode("en-US") == "eng" && TextLanguages.tesseractCode("de-DE") == "deu")
         #expect(TextLanguages.tesseractCode("zh-Hant") == "chi_tra" && TextLanguages.tesseractCode("eng") == "eng")
