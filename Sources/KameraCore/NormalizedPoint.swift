@@ -12,4 +12,11 @@ public struct NormalizedPoint: Sendable, Hashable, Codable {
     public func toImageCoordinates(_ size: Size) -> PixelPoint {
         PixelPoint(x: x * size.width, y: (1 - y) * size.height)
     }
+
+    /// A point normalized to `regionOfInterest` placed in the full image of `imageSize`: pixels,
+    /// top-left origin. Vision's `toImageCoordinates(from:imageSize:origin:)`.
+    public func toImageCoordinates(from regionOfInterest: NormalizedRect, imageSize: Size) -> PixelPoint {
+        NormalizedPoint(x: regionOfInterest.x + x * regionOfInterest.width, y: regionOfInterest.y + y * regionOfInterest.height)
+            .toImageCoordinates(imageSize)
+    }
 }

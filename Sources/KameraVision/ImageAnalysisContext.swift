@@ -45,4 +45,24 @@ public final class ImageAnalysisContext: Sendable {
             return sampler
         }
     }
+
+    /// The context of `region` of this image: itself for the whole image, else a context of
+    /// the cropped pixels (whole pixels covering the region). Requests call this first, so
+    /// their results are relative to their `regionOfInterest`.
+    public func region(_ region: NormalizedRect) throws -> ImageAnalysisContext {
+        if region == .fullImage { return self }
+        guard region.isValidRegionOfInterest else {
+            throw KameraError.invalidArgument(
+                "regionOfInterest \(region) must lie inside the image (0…1 on both axes) with a positive width and height")
+        }
+        let size = image.size
+        let exact = region.toImageCoordinates(size)
+        let x0 = max(0, Int(exact.x.rounded(.down))), y0 = max(0, Int(exact.y.rounded(.down)))
+        let x1 = min(Int(size.width), Int(exact.maxX.rounded(.up))), y1 = min(Int(size.height), Int(exact.maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0 else {
+            throw KameraError.invalidArgument("regionOfInterest \(region) covers no whole pixel of a \(Int(size.width))×\(Int(size.height)) image")
+        }
+        let crop = PixelRect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
+        return ImageAnalysisContext(Image(pixelBuffer: image.pixelBuffer.cropped(to: crop)))
+    }
 }

@@ -3,7 +3,13 @@ import KameraCore
 /// A request that analyses one image, like Vision's `ImageProcessingRequest`.
 public protocol ImageRequest: Sendable {
     associatedtype Result: Sendable
-    /// Runs the request on the image of `context`, reusing buffers other requests made.
+    /// The part of the image to analyse, normalized with a lower-left origin (default: the
+    /// whole image). As in Vision, results are relative to it: normalized coordinates to the
+    /// region, pixel coordinates to its pixels, `imageSize` its size; place them in the full
+    /// image with `toImageCoordinates(from:imageSize:)`. A region outside 0…1 is an error.
+    var regionOfInterest: NormalizedRect { get set }
+    /// Runs the request on the image of `context` (its `regionOfInterest` of it), reusing
+    /// buffers other requests made.
     func perform(in context: ImageAnalysisContext) throws -> Result
 }
 

@@ -46,8 +46,13 @@ import Testing
 
 /// A request's result and whether it was computed on an analysis thread.
 private struct Located<Request: ImageRequest>: ImageRequest {
-    let request: Request
+    var request: Request
     init(_ request: Request) { self.request = request }
+
+    var regionOfInterest: NormalizedRect {
+        get { request.regionOfInterest }
+        set { request.regionOfInterest = newValue }
+    }
 
     func perform(in context: ImageAnalysisContext) throws -> (Request.Result, Bool) {
         (try request.perform(in: context), AnalysisExecutor.isCurrent)

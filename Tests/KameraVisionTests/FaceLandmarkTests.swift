@@ -41,6 +41,42 @@ struct FaceLandmarkTests {
         #expect(landmarks.allPoints.pointCount == FaceLandmarks.RegionName.allCases.map { landmarks.region(named: $0).pointCount }.reduce(0, +))
     }
 
+    /// `precisionEstimatesPerPoint`: nil unless asked for; then one per point, small on a
+    /// sharp frontal face, and larger where the face is hidden or blurred.
+    @Test func precisionEstimates() async throws {
+        let photo = try SampleMedia.photo("astronaut.png")
+        let plain = try #require(try await DetectFaceLandmarksRequest().perform(on: photo).first?.landmarks)
+        #expect(plain.leftEye.precisionEstimatesPerPoint == nil && plain.allPoints.precisionEstimatesPerPoint == nil)
+
+        var request = DetectFaceLandmarksRequest()
+        request.estimatesPrecision = true
+        let face = try #require(try await request.perform(on: photo).first)
+        let sharp = try #require(face.landmarks)
+        for name in FaceLandmarks.RegionName.allCases {
+            let region = sharp.region(named: name)
+            let estimates = try #require(region.precisionEstimatesPerPoint, "\(name)")
+            #expect(estimates.count == region.pointCount && estimates.allSatisfy { $0.isFinite && $0 >= 0 })
+        }
+        #expect(sharp.allPoints.precisionEstimatesPerPoint?.count == sharp.allPoints.pointCount)
+        func mean(_ region: FaceLandmarks.Region) -> Float {
+            let e = region.precisionEstimatesPerPoint ?? []
+            return e.reduce(0, +) / Float(max(e.count, 1))
+        }
+        #expect(mean(sharp.allPoints) < 0.02, "a sharp frontal face: \(mean(sharp.allPoints)) of its size")
+
+        // The mouth covered by a flat patch: the lips become a guess and spread more.
+        var covered = photo.pixelBuffer.converted(to: .rgb8)
+        let lips = sharp.pixelPoints(.outerLips)
+        let (minX, maxX) = (lips.map(\.x).min()!, lips.map(\.x).max()!), (minY, maxY) = (lips.map(\.y).min()!, lips.map(\.y).max()!)
+        for y in Int(minY - 12)..<Int(maxY + 12) {
+            for x in Int(minX - 12)..<Int(maxX + 12) { for c in 0..<3 { covered.bytes[y * covered.bytesPerRow + x * 3 + c] = 128 } }
+        }
+        request.inputFaceObservations = [face]
+        let hidden = try #require(try await request.perform(on: covered).first?.landmarks)
+        #expect(mean(hidden.outerLips) > mean(sharp.outerLips) * 1.5,
+                "covered lips \(mean(hidden.outerLips)) vs visible \(mean(sharp.outerLips))")
+    }
+
     @Test("Astronaut: every region, pupils inside the eyes, anatomy in order, frontal pose")
     func astronaut() async throws {
         let faces = try await DetectFaceLandmarksRequest().perform(on: try SampleMedia.photo("astronaut.png"))

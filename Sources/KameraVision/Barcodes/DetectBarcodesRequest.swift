@@ -22,6 +22,9 @@ public struct DetectBarcodesRequest: ImageRequest {
     public var effort: Effort
     /// Stop after this many codes (0: no limit).
     public var maximumCount: Int
+    /// The part of the image to analyse (normalized, lower-left origin); results are relative
+    /// to it, as in Vision. Default: the whole image.
+    public var regionOfInterest = NormalizedRect.fullImage
 
     public init(symbologies: [BarcodeSymbology] = BarcodeSymbology.allCases, effort: Effort = .balanced, maximumCount: Int = 0) {
         self.symbologies = symbologies
@@ -30,7 +33,8 @@ public struct DetectBarcodesRequest: ImageRequest {
     }
 
     public func perform(in context: ImageAnalysisContext) throws -> [BarcodeObservation] {
-        try detect(in: context).map { $0.normalizingGTIN(requested: symbologies) }
+        let context = try context.region(regionOfInterest)
+        return try detect(in: context).map { $0.normalizingGTIN(requested: symbologies) }
     }
 
     private func detect(in context: ImageAnalysisContext) throws -> [BarcodeObservation] {

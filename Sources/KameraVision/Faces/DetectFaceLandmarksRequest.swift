@@ -7,13 +7,20 @@ public struct DetectFaceLandmarksRequest: ImageRequest {
     /// Face detection settings for the first stage; its `modelStore` also serves Face Mesh
     /// and Iris.
     public var faceDetection: DetectFaceRectanglesRequest
-    /// Faces to refine instead of detecting (Vision's `inputFaceObservations`).
+    /// Faces to refine instead of detecting (Vision's `inputFaceObservations`), in the
+    /// coordinates of `regionOfInterest` when one is set.
     public var inputFaceObservations: [FaceObservation]?
     /// Pupils from the Iris model on each eye (about 2.7 ms per face); false takes the centre
     /// of the mesh's eye ring (less exact when the eyes look aside).
     public var usesIrisModel: Bool
     /// Allows a second Face Mesh pass on the mesh's own crop when the detector's was off.
     public var refinesMesh: Bool
+    /// Fills each region's `precisionEstimatesPerPoint` (two more Face Mesh runs per face,
+    /// about 5 ms); off by default, as Vision leaves them nil unless asked.
+    public var estimatesPrecision = false
+    /// The part of the image to analyse (normalized, lower-left origin); results are relative
+    /// to it, as in Vision. Default: the whole image.
+    public var regionOfInterest = NormalizedRect.fullImage
 
     public init(faceDetection: DetectFaceRectanglesRequest = DetectFaceRectanglesRequest(),
                 inputFaceObservations: [FaceObservation]? = nil, usesIrisModel: Bool = true, refinesMesh: Bool = true) {
@@ -24,6 +31,7 @@ public struct DetectFaceLandmarksRequest: ImageRequest {
     }
 
     public func perform(in context: ImageAnalysisContext) throws -> [FaceObservation] {
+        let context = try context.region(regionOfInterest)
         let size = context.rgb.size
         let detections: [FaceDetection] = if let inputFaceObservations {
             inputFaceObservations.map { FaceDetection(box: $0.pixelBox, keypoints: $0.keypoints, score: $0.confidence) }
@@ -41,7 +49,7 @@ public struct DetectFaceLandmarksRequest: ImageRequest {
                      landmarker: FaceLandmarker) -> FaceObservation {
         var observation = DetectFaceRectanglesRequest.observation(detection, imageSize: imageSize)
         if let (landmarks, pose) = landmarker.landmarks(for: detection, sampler: sampler, usesIris: usesIrisModel,
-                                                        refinesMesh: refinesMesh) {
+                                                        refinesMesh: refinesMesh, estimatesPrecision: estimatesPrecision) {
             observation.landmarks = landmarks
             if let pose { (observation.roll, observation.yaw, observation.pitch) = (.radians(pose.roll), .radians(pose.yaw), .radians(pose.pitch)) }
         }

@@ -27,6 +27,9 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     /// Where the BlazeFace models are read from (and, for the landmark request and
     /// `LiveScanner`, Face Mesh and Iris).
     public var modelStore = ModelStore.default
+    /// The part of the image to analyse (normalized, lower-left origin); results are relative
+    /// to it, as in Vision. Default: the whole image.
+    public var regionOfInterest = NormalizedRect.fullImage
 
     public init(minimumFaceSize: Double? = nil, scansTiles: Bool = true, minimumConfidence: Float = 0.5,
                 maximumFaces: Int = 100, maximumThreads: Int? = nil) {
@@ -38,7 +41,8 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     }
 
     public func perform(in context: ImageAnalysisContext) throws -> [FaceObservation] {
-        try detections(in: context).map { Self.observation($0, imageSize: context.rgb.size) }
+        let context = try context.region(regionOfInterest)
+        return try detections(in: context).map { Self.observation($0, imageSize: context.rgb.size) }
     }
 
     func detections(in context: ImageAnalysisContext) throws -> [FaceDetection] {

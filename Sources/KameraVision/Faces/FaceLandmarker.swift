@@ -43,10 +43,14 @@ struct FaceLandmarker: Sendable {
     }
 
     /// Landmarks and mesh pose for one detected face; nil when the mesh says there is no face.
+    /// `estimatesPrecision`: also run the mesh on two slightly moved, scaled and turned crops;
+    /// each point's spread across the three runs is its precision estimate.
     func landmarks(for detection: FaceDetection, sampler: TensorSampler, usesIris: Bool = true,
-                   refinesMesh: Bool = true) -> (FaceLandmarks, (roll: Double, yaw: Double, pitch: Double)?)? {
+                   refinesMesh: Bool = true, estimatesPrecision: Bool = false)
+        -> (FaceLandmarks, (roll: Double, yaw: Double, pitch: Double)?)? {
         let first = Self.region(for: detection)
         var (points, presence) = runMesh(first, sampler: sampler)
+        var used = first
         // A second pass on the crop the mesh itself defines, when the detector's crop was off
         // (turned, shifted or sized wrongly enough that the mesh is less sure).
         let second = Self.region(for: points)
@@ -54,7 +58,7 @@ struct FaceLandmarker: Sendable {
         let turn = abs(remainder(second.angle - first.angle, 2 * .pi))
         if refinesMesh, presence >= 0.5, shift > 0.03 || turn > 0.05 || abs(second.width / first.width - 1) > 0.08 {
             let (refined, refinedPresence) = runMesh(second, sampler: sampler)
-            if refinedPresence >= presence * 0.9 { (points, presence) = (refined, refinedPresence) }
+            if refinedPresence >= presence * 0.9 { (points, presence, used) = (refined, refinedPresence, second) }
         }
         guard presence >= 0.5 else { return nil }
         let box = detection.box
@@ -78,13 +82,46 @@ struct FaceLandmarker: Sendable {
                                                    : eyeCentre(FaceMeshTopology.leftEye))]
         regions[.rightPupil] = [normalized(usesIris ? pupil(points, corners: FaceMeshTopology.rightEyeCorners, sampler: sampler)
                                                     : eyeCentre(FaceMeshTopology.rightEye))]
-        let landmarks = FaceLandmarks(regions: regions, meshPoints: points, confidence: presence, faceBox: box,
+        var landmarks = FaceLandmarks(regions: regions, meshPoints: points, confidence: presence, faceBox: box,
                                       imageSize: sampler.image.size)
+        if estimatesPrecision { landmarks.precisionEstimates = precisionEstimates(points, crop: used, box: box, sampler: sampler) }
         // Roll is the eye line as seen, as for detection (Vision's in-plane roll, what the face
         // layer is turned by); yaw and pitch come from the mesh's 3-D pose.
         let left = eyeCentre(FaceMeshTopology.leftEye), right = eyeCentre(FaceMeshTopology.rightEye)
         let pose = HeadPose.angles(mesh: points).map { (roll: atan2(-(left.y - right.y), left.x - right.x), yaw: $0.yaw, pitch: $0.pitch) }
         return (landmarks, pose)
+    }
+
+    /// Each region point's expected error, as a fraction of the face box's larger side: the
+    /// root-mean-square distance between where the mesh puts it on `crop` and on two crops
+    /// moved by ±4 % of their side, scaled by ±6 % and turned by ±3°. A point the model is
+    /// sure of (a sharp eye corner) barely moves; one it guesses (a jaw line in shadow, an
+    /// occluded lip) follows the crop. Pupils take their eye ring's mean.
+    private func precisionEstimates(_ points: [FaceLandmarks.MeshPoint], crop: RotatedRect, box: PixelRect,
+                                    sampler: TensorSampler) -> [FaceLandmarks.RegionName: [Float]] {
+        var squared = [Double](repeating: 0, count: points.count)
+        for sign in [1.0, -1.0] {
+            let moved = RotatedRect(center: PixelPoint(x: crop.center.x + sign * 0.04 * crop.width, y: crop.center.y - sign * 0.04 * crop.height),
+                                    width: crop.width * (1 + sign * 0.06), height: crop.height * (1 + sign * 0.06),
+                                    angle: crop.angle + sign * 3 * .pi / 180)
+            let (other, _) = runMesh(moved, sampler: sampler)
+            for i in points.indices { squared[i] += pow(other[i].x - points[i].x, 2) + pow(other[i].y - points[i].y, 2) }
+        }
+        let scale = max(box.width, box.height)
+        func estimates(_ indices: [Int]) -> [Float] { indices.map { Float((squared[$0] / 2).squareRoot() / scale) } }
+        var result: [FaceLandmarks.RegionName: [Float]] = [
+            .faceContour: estimates(FaceMeshTopology.faceContour),
+            .leftEye: estimates(FaceMeshTopology.leftEye), .rightEye: estimates(FaceMeshTopology.rightEye),
+            .leftEyebrow: estimates(FaceMeshTopology.leftEyebrow), .rightEyebrow: estimates(FaceMeshTopology.rightEyebrow),
+            .nose: estimates(FaceMeshTopology.nose), .noseCrest: estimates(FaceMeshTopology.noseCrest),
+            .medianLine: estimates(FaceMeshTopology.medianLine),
+            .outerLips: estimates(FaceMeshTopology.outerLips), .innerLips: estimates(FaceMeshTopology.innerLips),
+        ]
+        for (pupil, eye) in [(FaceLandmarks.RegionName.leftPupil, FaceLandmarks.RegionName.leftEye), (.rightPupil, .rightEye)] {
+            let ring = result[eye] ?? []
+            result[pupil] = [ring.reduce(0, +) / Float(max(ring.count, 1))]
+        }
+        return result
     }
 
     /// Runs Face Mesh on `rect`: 468 points in image pixels and the face-presence score.

@@ -22,6 +22,9 @@ public struct FaceLandmarks: Sendable {
     public var faceBox: PixelRect
     /// Size of the image the face is in.
     public var imageSize: Size
+    /// Each region point's expected error as a fraction of the face box's larger side, when
+    /// the request asked for them (`DetectFaceLandmarksRequest.estimatesPrecision`).
+    public var precisionEstimates: [RegionName: [Float]]?
 
     /// One 3-D mesh point in pixels.
     public struct MeshPoint: Sendable, Hashable {
@@ -63,6 +66,9 @@ extension FaceLandmarks {
         public let pointsClassification: PointsClassification
         /// The face's bounding box normalized to the image, which `points` are relative to.
         public let faceBoundingBox: NormalizedRect
+        /// Each point's expected error as a fraction of the face box's larger side (Vision's
+        /// `precisionEstimatesPerPoint`); nil unless the request's `estimatesPrecision` is set.
+        public let precisionEstimatesPerPoint: [Float]?
 
         /// The number of points.
         public var pointCount: Int { points.count }
@@ -86,13 +92,14 @@ extension FaceLandmarks {
         default: .openPath
         }
         return Region(name: name, points: regions[name] ?? [], pointsClassification: classification,
-                      faceBoundingBox: faceBox.normalized(in: imageSize))
+                      faceBoundingBox: faceBox.normalized(in: imageSize), precisionEstimatesPerPoint: precisionEstimates?[name])
     }
 
     /// Every region's points in one (Vision's `allPoints`).
     public var allPoints: Region {
         Region(name: nil, points: RegionName.allCases.flatMap { regions[$0] ?? [] }, pointsClassification: .disconnected,
-               faceBoundingBox: faceBox.normalized(in: imageSize))
+               faceBoundingBox: faceBox.normalized(in: imageSize),
+               precisionEstimatesPerPoint: precisionEstimates.map { estimates in RegionName.allCases.flatMap { estimates[$0] ?? [] } })
     }
     /// The outline of the face from ear to ear over the chin.
     public var faceContour: Region { region(named: .faceContour) }

@@ -6,6 +6,9 @@ public struct DetectTextRectanglesRequest: ImageRequest {
     public var reportCharacterBoxes: Bool
     /// Tesseract codes or BCP 47 tags of the scripts to expect.
     public var languages: [String]
+    /// The part of the image to analyse (normalized, lower-left origin); results are relative
+    /// to it, as in Vision. Default: the whole image.
+    public var regionOfInterest = NormalizedRect.fullImage
 
     public init(reportCharacterBoxes: Bool = false, languages: [String] = ["en-US"]) {
         self.reportCharacterBoxes = reportCharacterBoxes
@@ -13,6 +16,7 @@ public struct DetectTextRectanglesRequest: ImageRequest {
     }
 
     public func perform(in context: ImageAnalysisContext) throws -> [TextObservation] {
+        let context = try context.region(regionOfInterest)
         let page = try TextRecognizer(accurate: true, languages: languages, usesLanguageCorrection: true,
                                       minimumTextHeight: 0).recognize(context)
         let size = context.image.size

@@ -17,6 +17,9 @@ public struct RecognizeTextRequest: ImageRequest {
     public var minimumTextHeight: Float
     /// Use the language's word lists (dictionary correction).
     public var usesLanguageCorrection: Bool
+    /// The part of the image to analyse (normalized, lower-left origin); results are relative
+    /// to it, as in Vision. Default: the whole image.
+    public var regionOfInterest = NormalizedRect.fullImage
 
     public init(recognitionLevel: RecognitionLevel = .accurate, recognitionLanguages: [String] = ["en-US"],
                 minimumTextHeight: Float = 0, usesLanguageCorrection: Bool = true) {
@@ -27,6 +30,7 @@ public struct RecognizeTextRequest: ImageRequest {
     }
 
     public func perform(in context: ImageAnalysisContext) throws -> [RecognizedTextObservation] {
+        let context = try context.region(regionOfInterest)
         let page = try TextRecognizer(accurate: recognitionLevel == .accurate, languages: recognitionLanguages,
                                       usesLanguageCorrection: usesLanguageCorrection,
                                       minimumTextHeight: Double(minimumTextHeight)).recognize(context)
