@@ -63,7 +63,8 @@ let package = Package(
         // Synthetic scenes from real photos (codes warped, blurred, noised) for tests, demo and bench.
         .target(name: "KameraTestMedia", dependencies: ["KameraCore", "KameraImageIO", "KameraVision", "KameraRender"]),
 
-        .testTarget(name: "KameraCoreTests", dependencies: ["KameraCore"]),
+        // Needs no models, downloaded media or network: the first tier of scripts/test.sh.
+        .testTarget(name: "KameraUnitTests", dependencies: ["Kamera", "KameraTestMedia", "KameraCLI"]),
         .testTarget(name: "KameraNNTests", dependencies: ["KameraNN", "KameraCore"]),
         .testTarget(name: "KameraImageIOTests", dependencies: ["KameraImageIO", "KameraTestMedia"]),
         .testTarget(name: "KameraVisionTests", dependencies: ["Kamera", "KameraTestMedia"]),

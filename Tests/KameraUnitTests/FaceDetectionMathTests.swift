@@ -1,0 +1,58 @@
+import Foundation
+import KameraCore
+import Testing
+@testable import KameraNN
+@testable import KameraVision
+
+/// The arithmetic around the face models: anchors, weighted NMS and the tensor sampler.
+@Suite struct FaceDetectionMathTests {
+    @Test("SSD anchors: 896 for short range, 2304 for full range, centred on their grid cells")
+    func anchors() {
+        let short = SSDAnchors.centers(inputSize: 128, strides: [8, 16, 16, 16], anchorsPerLayer: 2)
+        let full = SSDAnchors.centers(inputSize: 192, strides: [4], anchorsPerLayer: 1)
+        #expect(short.count == 896 && full.count == 2304)
+        // Stride 8 on 128: a 16×16 grid, two anchors per cell, the first at (0.5/16, 0.5/16).
+        #expect(short[0] == (x: 1 / 32, y: 1 / 32) && short[1] == short[0] && short[2] == (x: 3 / 32, y: 1 / 32))
+        // Then the three stride-16 layers share an 8×8 grid with 6 anchors per cell.
+        #expect(short[512] == (x: 1 / 16, y: 1 / 16) && short[517] == short[512] && short[518] == (x: 3 / 16, y: 1 / 16))
+        #expect(full[2303] == (x: 47.5 / 48, y: 47.5 / 48), "stride 4 on 192: a 48×48 grid")
+    }
+
+    @Test("Weighted NMS: overlapping detections merge into their score-weighted mean; apart ones stay")
+    func weightedNMS() {
+        func detection(_ x: Double, _ score: Float) -> FaceDetection {
+            FaceDetection(box: PixelRect(x: x, y: 0, width: 100, height: 100),
+                          keypoints: (0..<6).map { PixelPoint(x: x + Double($0), y: 50) }, score: score)
+        }
+        let merged = WeightedNonMaxSuppression.apply([detection(0, 0.6), detection(10, 0.9), detection(300, 0.7)], threshold: 0.3)
+        #expect(merged.count == 2)
+        let first = merged[0]
+        #expect(first.score == 0.9, "the cluster keeps its best score")
+        #expect(abs(first.box.x - (0 * 0.6 + 10 * 0.9) / 1.5) < 1e-5, "box x is the weighted mean: \(first.box.x)")
+        #expect(abs(first.keypoints[2].x - (2 * 0.6 + 12 * 0.9) / 1.5) < 1e-5, "weights are the Float scores")
+        #expect(merged[1].box.x == 300)
+        // A stricter threshold keeps the two overlapping ones apart (IoU of 10 px shift ≈ 0.82).
+        #expect(WeightedNonMaxSuppression.apply([detection(0, 0.6), detection(10, 0.9)], threshold: 0.9).count == 2)
+        #expect(WeightedNonMaxSuppression.apply([detection(0, 0.6), detection(10, 0.9), detection(300, 0.7)], threshold: 0.3, limit: 1).count == 1)
+    }
+
+    @Test("Tensor sampler: an axis-aligned crop at tensor size reads the pixels themselves; mirrored flips them")
+    func sampler() {
+        var image = PixelBuffer(width: 8, height: 6, format: .rgb8)
+        for y in 0..<6 { for x in 0..<8 { for c in 0..<3 { image.bytes[y * image.bytesPerRow + x * 3 + c] = UInt8(10 * x + 60 * c + y) } } }
+        let sampler = TensorSampler(rgb: image)
+        var tensor = [Float](repeating: -1, count: 4 * 4 * 3)
+        // The 4×4 block at (2, 1): centre (4, 3) in pixel-edge coordinates is (3.5, 2.5) in centres.
+        let rect = RotatedRect(center: PixelPoint(x: 3.5, y: 2.5), width: 4, height: 4, angle: 0)
+        tensor.withUnsafeMutableBufferPointer { sampler.sample(rect, into: $0, width: 4, height: 4, range: 0...255) }
+        for ty in 0..<4 { for tx in 0..<4 { for c in 0..<3 {
+            #expect(abs(tensor[(ty * 4 + tx) * 3 + c] - Float(10 * (tx + 2) + 60 * c + ty + 1)) < 1e-3)
+        } } }
+        tensor.withUnsafeMutableBufferPointer { sampler.sample(rect, into: $0, width: 4, height: 4, range: 0...1, mirrored: true) }
+        #expect(abs(tensor[0] - Float(10 * 5 + 1) / 255) < 1e-4, "mirrored: the first tensor pixel is the crop's last column")
+        // Outside the image reads zero (MediaPipe's border).
+        let outside = RotatedRect(center: PixelPoint(x: -20, y: -20), width: 4, height: 4, angle: 0)
+        tensor.withUnsafeMutableBufferPointer { sampler.sample(outside, into: $0, width: 4, height: 4, range: 0...1) }
+        #expect(tensor.allSatisfy { $0 == 0 })
+    }
+}
