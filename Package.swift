@@ -12,18 +12,20 @@ let package = Package(
         .executable(name: "kamera", targets: ["KameraCLI"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // C libraries.
-        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
-                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CZXingEngine", pkgConfig: "zxing"),
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavdevice-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavdevice-dev"])]),
         // Headers only (no pkgConfig: it would link libtesseract, which Kamera dlopens).
         .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev"])]),
         .target(

@@ -14,12 +14,23 @@ if ! "$LITERT_VENV/bin/python" -c "import ai_edge_litert, numpy" 2>/dev/null; th
     "$LITERT_VENV/bin/pip" install --quiet --disable-pip-version-check "ai-edge-litert==$LITERT_VERSION" "numpy==2.4.6" >&2
 fi
 export KAMERA_LITERT_PYTHON="$LITERT_VENV/bin/python"
+# Style: the checked-in .swift-format, before spending minutes on the build.
+swift format lint --strict --recursive Sources Tests bench Examples Package.swift
 # Its own build folder: -enable-testing objects must not mix with the demo's release build
 # in .build (a mixed incremental build crashed on a changed struct layout).
 # One build of everything (the tests run the `kamera` executable), then the tests without
 # rebuilding: building the product and then `swift test` with separate plans recompiled every
 # module twice per run; this way a second run only compiles what changed.
 swift build -c release -Xswiftc -enable-testing --scratch-path .build-test --build-tests
-swift test -c release -Xswiftc -enable-testing --scratch-path .build-test --skip-build "$@"
+TEST=(swift test -c release -Xswiftc -enable-testing --scratch-path .build-test --skip-build)
+if [ $# -eq 0 ]; then
+    # Tier 1, in seconds: KameraUnitTests needs no models, downloads or network (geometry,
+    # kernels, trackers, NMS, anchors, sampler, records, codes on Debian's photos).
+    "${TEST[@]}" --filter KameraUnitTests
+    # Tier 2: models, LiteRT, video, text, the CLI end to end.
+    "${TEST[@]}" --skip KameraUnitTests
+else
+    "${TEST[@]}" "$@"
+fi
 # Kamera as other packages use it (only for the whole suite, not a --filter run).
 if [ $# -eq 0 ]; then bash scripts/consumer.sh; fi

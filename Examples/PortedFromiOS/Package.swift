@@ -8,10 +8,10 @@ let package = Package(
     name: "PortedFromiOS",
     dependencies: [
         // An app names a version instead: .package(url: "https://…/kamera", from: "1.0.0").
-        .package(name: "Kamera", path: "../.."),
+        .package(name: "Kamera", path: "../..")
     ],
     targets: [
-        .executableTarget(name: "PortedFromiOS", dependencies: [.product(name: "Kamera", package: "Kamera")]),
+        .executableTarget(name: "PortedFromiOS", dependencies: [.product(name: "Kamera", package: "Kamera")])
     ],
     swiftLanguageModes: [.v6]
 )

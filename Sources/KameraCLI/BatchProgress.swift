@@ -37,8 +37,11 @@ final class BatchProgress: Sendable {
 
     func finish() {
         guard shown else { return }
-        let line = state.withLock { Self.describe(done: $0.done, failed: $0.failed, total: total, skipped: skipped,
-                                                  seconds: Date().timeIntervalSince(started)) }
+        let line = state.withLock {
+            Self.describe(
+                done: $0.done, failed: $0.failed, total: total, skipped: skipped,
+                seconds: Date().timeIntervalSince(started))
+        }
         StandardStreams.progress(line)
         StandardStreams.endProgress()
     }

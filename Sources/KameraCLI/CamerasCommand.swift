@@ -10,7 +10,9 @@ struct CamerasCommand: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let cameras = CameraDevice.discover().map { CameraRecord(path: $0.path, name: $0.name, formats: $0.formats) }
-        try CommandFailure.run { try StandardStreams.outputLine(cameras.isEmpty ? "[]" : String(decoding: try encoder.encode(cameras), as: UTF8.self)) }
+        try CommandFailure.run {
+            try StandardStreams.outputLine(cameras.isEmpty ? "[]" : String(decoding: try encoder.encode(cameras), as: UTF8.self))
+        }
     }
 
     struct CameraRecord: Encodable {

@@ -10,7 +10,8 @@ import KameraTestMedia
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Detect codes in sample scenes, faces and landmarks in photos, track both through video, read a page scan, record a clip.")
+        abstract: "Detect codes in sample scenes, faces and landmarks in photos, track both through video, read a page scan, record a clip."
+    )
 
     @Option(name: .shortAndLong, help: "Directory for the scenes and annotated images (default: a new temp folder).")
     var output: String?
@@ -46,8 +47,10 @@ struct DemoCommand: AsyncParsableCommand {
                     StandardStreams.error("demo: missed \(code.0.rawValue) \"\(expectedText)\" in \(scenePath.path)\n")
                 }
             }
-            report.results.append(.init(input: scenePath.path, width: image.width, height: image.height,
-                                        barcodes: observations.map(BarcodeRecord.init), annotated: annotatedPath.path))
+            report.results.append(
+                .init(
+                    input: scenePath.path, width: image.width, height: image.height,
+                    barcodes: observations.map(BarcodeRecord.init), annotated: annotatedPath.path))
         }
         // Text: opencv-doc's page scan turned by 9°, which Tesseract alone cannot read.
         let page = try SampleMedia.photo("imageTextR.png")
@@ -56,8 +59,10 @@ struct DemoCommand: AsyncParsableCommand {
         TextOverlay().draw(lines.map(\.textObservation), on: &textCanvas)
         let textPath = directory.appendingPathComponent("text.annotated.png")
         try ImageEncoder.write(textCanvas.buffer, to: textPath)
-        report.results.append(.init(input: try SampleMedia.url("imageTextR.png").path, width: page.width, height: page.height,
-                                    barcodes: nil, text: lines.map(TextRecord.init), annotated: textPath.path))
+        report.results.append(
+            .init(
+                input: try SampleMedia.url("imageTextR.png").path, width: page.width, height: page.height,
+                barcodes: nil, text: lines.map(TextRecord.init), annotated: textPath.path))
 
         // Faces: landmarks and head pose on real photos (opencv-doc and scikit-image).
         var facesFound = 0
@@ -70,8 +75,10 @@ struct DemoCommand: AsyncParsableCommand {
             FaceOverlay().draw(faces, on: &canvas)
             let annotatedPath = directory.appendingPathComponent("faces_\(url.deletingPathExtension().lastPathComponent).annotated.png")
             try ImageEncoder.write(canvas.buffer, to: annotatedPath)
-            report.results.append(.init(input: url.path, width: image.width, height: image.height, barcodes: nil,
-                                        faces: faces.map(FaceRecord.init), annotated: annotatedPath.path))
+            report.results.append(
+                .init(
+                    input: url.path, width: image.width, height: image.height, barcodes: nil,
+                    faces: faces.map(FaceRecord.init), annotated: annotatedPath.path))
         }
 
         // Live: a face and a code moving through two seconds of video, tracked and drawn.
@@ -88,12 +95,16 @@ struct DemoCommand: AsyncParsableCommand {
         try ImageEncoder.write(thumbnail, to: directory.appendingPathComponent("pattern_thumbnail.png"))
 
         try StandardStreams.outputLine(json ? try report.json() : report.table())
-        try StandardStreams.outputLine("demo: decoded \(found) of \(expected) codes; found \(facesFound) faces with landmarks in \(SampleMedia.facePhotos.count) photos; "
-              + "tracked \(live.faceIDs) face ID(s) and \(live.codes) code(s) through \(live.frames) frames; read \(lines.count) text lines; "
-              + "recorded \(summary.frames) frames (\(summary.stopReason.rawValue)) and a \(thumbnail.width)×\(thumbnail.height) thumbnail; "
-              + "files in \(directory.path)")
+        try StandardStreams.outputLine(
+            "demo: decoded \(found) of \(expected) codes; found \(facesFound) faces with landmarks in \(SampleMedia.facePhotos.count) photos; "
+                + "tracked \(live.faceIDs) face ID(s) and \(live.codes) code(s) through \(live.frames) frames; read \(lines.count) text lines; "
+                + "recorded \(summary.frames) frames (\(summary.stopReason.rawValue)) and a \(thumbnail.width)×\(thumbnail.height) thumbnail; "
+                + "files in \(directory.path)")
         if found < expected || facesFound != SampleMedia.facePhotos.count || live.faceIDs != 1 || live.codes != 1
-            || lines.count < 12 || summary.frames != 60 { throw ExitCode(1) }
+            || lines.count < 12 || summary.frames != 60
+        {
+            throw ExitCode(1)
+        }
     }
 
     /// Scans a synthetic stream (the astronaut crossing a street photo, a QR code sliding) and
@@ -109,7 +120,8 @@ struct DemoCommand: AsyncParsableCommand {
             var scene = base
             scene.place(head, faceCenter: PixelPoint(x: 140 + 120 * t, y: 150), faceSide: 110, degrees: 20 * sin(2 * t))
             var composer = scene.composer
-            try composer.place(.qr, payload: .text("https://kamera.dev/live"), pose: CodePose(center: PixelPoint(x: 500, y: 240 - 30 * t), width: 120))
+            try composer.place(
+                .qr, payload: .text("https://kamera.dev/live"), pose: CodePose(center: PixelPoint(x: 500, y: 240 - 30 * t), width: 120))
             let result = try scanner.scan(composer.canvas, at: t)
             ids.formUnion(result.faces.map(\.faceID))
             codes.formUnion(result.barcodes.map(\.key))
@@ -135,23 +147,32 @@ struct DemoCommand: AsyncParsableCommand {
     /// read with the thorough effort (the PDF417 at 12° is beyond zxing-cpp alone).
     static func scenes() throws -> [(image: PixelBuffer, codes: [(BarcodeSymbology, String)])] {
         let layouts: [(String, [(BarcodeSymbology, CodePose)], Degradation)] = [
-            ("messi5.jpg", [
-                (.qr, CodePose(center: PixelPoint(x: 220, y: 220), width: 220, rotation: 18, tilt: 0.15)),
-                (.ean13, CodePose(center: PixelPoint(x: 640, y: 180), width: 320, rotation: -8)),
-                (.dataMatrix, CodePose(center: PixelPoint(x: 860, y: 470), width: 170, rotation: 200)),
-                (.code128, CodePose(center: PixelPoint(x: 420, y: 560), width: 420, rotation: 4, tilt: 0.1)),
-            ], Degradation(blurSigma: 0.8, noiseSigma: 4)),
-            ("fruits.jpg", [
-                (.aztec, CodePose(center: PixelPoint(x: 250, y: 300), width: 200, rotation: 33)),
-                (.pdf417, CodePose(center: PixelPoint(x: 700, y: 250), width: 420, rotation: -12)),
-                (.qr, CodePose(center: PixelPoint(x: 760, y: 540), width: 200, rotation: 71, inverted: true)),
-            ], Degradation(noiseSigma: 6, contrast: 0.7)),
-            ("building.jpg", [
-                (.upca, CodePose(center: PixelPoint(x: 300, y: 200), width: 340)),
-                (.itf14, CodePose(center: PixelPoint(x: 700, y: 420), width: 400, rotation: 6)),
-                (.microQR, CodePose(center: PixelPoint(x: 260, y: 520), width: 150, rotation: -25)),
-                (.gs1DataBarExpanded, CodePose(center: PixelPoint(x: 800, y: 150), width: 360, rotation: 10)),
-            ], Degradation(blurSigma: 0.6, noiseSigma: 3)),
+            (
+                "messi5.jpg",
+                [
+                    (.qr, CodePose(center: PixelPoint(x: 220, y: 220), width: 220, rotation: 18, tilt: 0.15)),
+                    (.ean13, CodePose(center: PixelPoint(x: 640, y: 180), width: 320, rotation: -8)),
+                    (.dataMatrix, CodePose(center: PixelPoint(x: 860, y: 470), width: 170, rotation: 200)),
+                    (.code128, CodePose(center: PixelPoint(x: 420, y: 560), width: 420, rotation: 4, tilt: 0.1)),
+                ], Degradation(blurSigma: 0.8, noiseSigma: 4)
+            ),
+            (
+                "fruits.jpg",
+                [
+                    (.aztec, CodePose(center: PixelPoint(x: 250, y: 300), width: 200, rotation: 33)),
+                    (.pdf417, CodePose(center: PixelPoint(x: 700, y: 250), width: 420, rotation: -12)),
+                    (.qr, CodePose(center: PixelPoint(x: 760, y: 540), width: 200, rotation: 71, inverted: true)),
+                ], Degradation(noiseSigma: 6, contrast: 0.7)
+            ),
+            (
+                "building.jpg",
+                [
+                    (.upca, CodePose(center: PixelPoint(x: 300, y: 200), width: 340)),
+                    (.itf14, CodePose(center: PixelPoint(x: 700, y: 420), width: 400, rotation: 6)),
+                    (.microQR, CodePose(center: PixelPoint(x: 260, y: 520), width: 150, rotation: -25)),
+                    (.gs1DataBarExpanded, CodePose(center: PixelPoint(x: 800, y: 150), width: 360, rotation: 10)),
+                ], Degradation(blurSigma: 0.6, noiseSigma: 3)
+            ),
         ]
         return try layouts.enumerated().map { index, layout in
             var composer = SceneComposer(background: try SampleMedia.photo(layout.0).pixelBuffer, width: 1024, height: 683)

@@ -19,7 +19,6 @@ struct DetectCommand: AsyncParsableCommand {
             """
     )
 
-
     @Flag(name: .long, help: "Detect barcodes (the default when no detector is named).")
     var barcodes = false
 
@@ -29,7 +28,9 @@ struct DetectCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "With --faces: add landmark regions (Face Mesh and Iris); angles then come from the 3-D mesh.")
     var landmarks = false
 
-    @Option(name: .long, parsing: .unconditional, help: "With --faces: smallest face side in pixels to look for (default: max(20, 1% of the long side)).")
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: "With --faces: smallest face side in pixels to look for (default: max(20, 1% of the long side)).")
     var minFaceSize: Double?
 
     @Option(name: .long, parsing: .unconditional, help: "With --faces: lowest confidence reported, 0…1 (default 0.5).")
@@ -86,10 +87,16 @@ struct DetectCommand: AsyncParsableCommand {
         guard !files.isEmpty else { throw ValidationError("give at least one image file or directory") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let shard, Shard(shard) == nil { throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4") }
-        if resume != nil, let format, format != .jsonl { throw ValidationError("--resume writes JSON Lines; drop --format or use --format jsonl") }
-        if resume != nil, annotate != nil, !(annotate!.hasSuffix("/")) { throw ValidationError("with --resume, --annotate must be a directory (ending in /)") }
+        if resume != nil, let format, format != .jsonl {
+            throw ValidationError("--resume writes JSON Lines; drop --format or use --format jsonl")
+        }
+        if resume != nil, annotate != nil, !(annotate!.hasSuffix("/")) {
+            throw ValidationError("with --resume, --annotate must be a directory (ending in /)")
+        }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
-        if let minFaceSize, !(minFaceSize.isFinite && minFaceSize > 0) { throw ValidationError("--min-face-size must be a positive number of pixels") }
+        if let minFaceSize, !(minFaceSize.isFinite && minFaceSize > 0) {
+            throw ValidationError("--min-face-size must be a positive number of pixels")
+        }
         if let minConfidence, !(0...1).contains(minConfidence) { throw ValidationError("--min-confidence must be between 0 and 1") }
         if let effort, DetectBarcodesRequest.Effort(rawValue: effort) == nil {
             throw ValidationError("--effort must be fast, balanced or thorough")
@@ -123,23 +130,32 @@ struct DetectCommand: AsyncParsableCommand {
             inputs.removeAll { done.contains($0.name) }
             skipped = before - inputs.count
         }
-        let chosenEffort: DetectBarcodesRequest.Effort = tryHarder ? .thorough : (effort.flatMap(DetectBarcodesRequest.Effort.init) ?? .balanced)
-        let request = DetectBarcodesRequest(symbologies: try symbologies.map(parsedSymbologies) ?? BarcodeSymbology.allCases,
-                                            effort: chosenEffort)
+        let chosenEffort: DetectBarcodesRequest.Effort =
+            tryHarder ? .thorough : (effort.flatMap(DetectBarcodesRequest.Effort.init) ?? .balanced)
+        let request = DetectBarcodesRequest(
+            symbologies: try symbologies.map(parsedSymbologies) ?? BarcodeSymbology.allCases,
+            effort: chosenEffort)
         var faceRequest = DetectFaceRectanglesRequest(minimumFaceSize: minFaceSize)
         if let minConfidence { faceRequest.minimumConfidence = minConfidence }
-        let analysis = Analysis(barcodes: barcodes || (!text && !faces && !landmarks) ? request : nil,
-                                faces: faces || landmarks ? FaceAnalysis(detection: faceRequest, landmarks: landmarks) : nil,
-                                text: text ? TextAnalysis(recognize: recognize, languages: languages.split(separator: ",").map {
-                                    $0.trimmingCharacters(in: .whitespaces) }) : nil)
+        let analysis = Analysis(
+            barcodes: barcodes || (!text && !faces && !landmarks) ? request : nil,
+            faces: faces || landmarks ? FaceAnalysis(detection: faceRequest, landmarks: landmarks) : nil,
+            text: text
+                ? TextAnalysis(
+                    recognize: recognize,
+                    languages: languages.split(separator: ",").map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    }) : nil)
         let annotationTargets = try annotationPaths(for: inputs)
         try overwrite.check(annotationTargets ?? [])
         // Codes and text read luminance only; faces and annotations need colour.
-        let decoding = ImageDecodingOptions(maximumPixelCount: maxPixels, acceptsDamagedData: !strict,
-                                            decodesLuminanceOnly: analysis.faces == nil && annotationTargets == nil)
+        let decoding = ImageDecodingOptions(
+            maximumPixelCount: maxPixels, acceptsDamagedData: !strict,
+            decodesLuminanceOnly: analysis.faces == nil && annotationTargets == nil)
         let output = DetectionOutput(format: log != nil ? .jsonl : format ?? .json, file: try log?.open())
-        let progress = BatchProgress(total: inputs.count, skipped: skipped,
-                                     shown: StandardStreams.isTerminal(STDERR_FILENO) && (inputs.count > 1 || log != nil))
+        let progress = BatchProgress(
+            total: inputs.count, skipped: skipped,
+            shown: StandardStreams.isTerminal(STDERR_FILENO) && (inputs.count > 1 || log != nil))
         let jobs = self.jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
         var failures = 0
         // Files are independent: `jobs` at a time, each on an analysis thread (not the
@@ -230,8 +246,10 @@ struct DetectCommand: AsyncParsableCommand {
         var languages: [String]
     }
 
-    private static func analyse(_ input: DetectInput, analysis: Analysis, decoding: ImageDecodingOptions,
-                                annotateTo target: String?) -> DetectionReport.FileResult {
+    private static func analyse(
+        _ input: DetectInput, analysis: Analysis, decoding: ImageDecodingOptions,
+        annotateTo target: String?
+    ) -> DetectionReport.FileResult {
         var result = DetectionReport.FileResult(input: input.name)
         do {
             let image = try input.image(options: decoding)
@@ -246,7 +264,8 @@ struct DetectCommand: AsyncParsableCommand {
             }
             var faces: [FaceObservation] = []
             if let request = analysis.faces {
-                faces = request.landmarks
+                faces =
+                    request.landmarks
                     ? try DetectFaceLandmarksRequest(faceDetection: request.detection).perform(in: context)
                     : try request.detection.perform(in: context)
                 result.faces = faces.map(FaceRecord.init)

@@ -59,8 +59,11 @@ extension DetectInput {
     /// and folders are skipped; links to files count, links to folders are not followed (no cycles).
     static func imageFiles(under directory: String) throws -> [String] {
         let root = URL(fileURLWithPath: directory)
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil,
-                                                          options: [.skipsHiddenFiles]) else {
+        guard
+            let walker = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: nil,
+                options: [.skipsHiddenFiles])
+        else {
             throw KameraError.unreadableFile(path: directory, reason: "cannot list the directory")
         }
         var files: [String] = []

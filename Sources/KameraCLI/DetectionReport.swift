@@ -42,7 +42,8 @@ struct DetectionReport {
             } else if let barcodes = result.barcodes, !barcodes.isEmpty {
                 for code in barcodes {
                     let corners = code.pixelCorners.map { "\(Int($0[0])),\(Int($0[1]))" }.joined(separator: " ")
-                    let main = code.payload.map { $0.count > 40 ? $0.prefix(39) + "…" : Substring($0) }.map(String.init)
+                    let main =
+                        code.payload.map { $0.count > 40 ? $0.prefix(39) + "…" : Substring($0) }.map(String.init)
                         ?? "<\(Data(base64Encoded: code.payloadBase64)?.count ?? 0) bytes>"
                     let payload = code.supplementalPayload.map { "\(main) +\($0)" } ?? main
                     rows.append([result.input, size, code.symbology, Self.visible(payload), corners])
@@ -53,8 +54,10 @@ struct DetectionReport {
             for face in result.faces ?? [] {
                 let b = face.pixelBox
                 let angles = [face.roll, face.yaw, face.pitch].map { String(format: "%.0f°", $0) }.joined(separator: " ")
-                rows.append([result.input, size, "face", String(format: "%.2f roll/yaw/pitch %@", face.confidence, angles),
-                             "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))"])
+                rows.append([
+                    result.input, size, "face", String(format: "%.2f roll/yaw/pitch %@", face.confidence, angles),
+                    "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))",
+                ])
             }
             for line in result.text ?? [] {
                 let b = line.pixelBox
@@ -73,8 +76,10 @@ extension DetectionReport {
     /// Control characters named for the table (`<GS>`, `<EOT>`), so GS1 and ISO 15434
     /// separators stay visible and cannot move the cursor; JSON keeps the characters themselves.
     static func visible(_ text: String) -> String {
-        let names = ["NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
-                     "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"]
+        let names = [
+            "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
+            "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US",
+        ]
         var out = ""
         for scalar in text.unicodeScalars {
             if scalar.value < 0x20 {

@@ -62,8 +62,9 @@ struct GenerateCommand: ParsableCommand {
         } else {
             payload = .text(text)
         }
-        let generator = BarcodeGenerator(symbology: chosen, moduleSize: moduleSize, quietZone: quietZone,
-                                         errorCorrection: errorCorrection, barHeight: barHeight)
+        let generator = BarcodeGenerator(
+            symbology: chosen, moduleSize: moduleSize, quietZone: quietZone,
+            errorCorrection: errorCorrection, barHeight: barHeight)
         try CommandFailure.run {
             try overwrite.check(output)
             let image = try generator.generate(payload)

@@ -22,7 +22,7 @@ final class InterruptFlag {
 
     var isRaised: Bool { Self.raised.load(ordering: .relaxed) }
 
-    deinit { sources.forEach { $0.cancel() } }
+    deinit { for source in sources { source.cancel() } }
 }
 
 extension PixelBuffer {

@@ -8,6 +8,9 @@ struct KameraCommand: AsyncParsableCommand {
         commandName: "kamera",
         abstract: "Apple's camera-vision stack for Linux: faces, barcodes and text in images; recording and thumbnails.",
         version: "0.1.0",
-        subcommands: [DetectCommand.self, GenerateCommand.self, RecordCommand.self, ThumbnailCommand.self, CamerasCommand.self, ModelsCommand.self, ScanCommand.self, DemoCommand.self, SymbologiesCommand.self]
+        subcommands: [
+            DetectCommand.self, GenerateCommand.self, RecordCommand.self, ThumbnailCommand.self, CamerasCommand.self, ModelsCommand.self,
+            ScanCommand.self, DemoCommand.self, SymbologiesCommand.self,
+        ]
     )
 }

@@ -9,7 +9,9 @@ struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Record a crash-safe (fragmented) H.264 movie from a camera, the test pattern or a video file.",
-        discussion: "Prints progress on stderr and a JSON summary (path, duration, frames, bytes, stopReason) on stdout. Ctrl-C finishes the file cleanly.")
+        discussion:
+            "Prints progress on stderr and a JSON summary (path, duration, frames, bytes, stopReason) on stdout. Ctrl-C finishes the file cleanly."
+    )
 
     @Option(name: .long, help: "A V4L2 camera, e.g. /dev/video0.")
     var camera: String?
@@ -32,7 +34,8 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Stop when the disk has fewer free bytes than this.")
     var minFreeDisk: Int64?
 
-    @Option(name: .long, parsing: .unconditional, help: "Seconds per fragment; a crash loses at most one. 0: a plain, non-fragmented movie.")
+    @Option(
+        name: .long, parsing: .unconditional, help: "Seconds per fragment; a crash loses at most one. 0: a plain, non-fragmented movie.")
     var fragmentInterval = 1.0
 
     @Option(name: .long, parsing: .unconditional, help: "Clockwise rotation metadata: 0, 90, 180 or 270.")
@@ -62,12 +65,18 @@ struct RecordCommand: ParsableCommand {
         }
         if output == "-" { throw ValidationError("cannot record to standard output: give -o FILE.mp4") }
         if let output { try CommandFailure.validating { try MovieRecorder.validateContainer(of: URL(fileURLWithPath: output)) } }
-        guard Self.presets.contains(preset) else { throw ValidationError("--preset must be one of \(Self.presets.joined(separator: ", "))") }
+        guard Self.presets.contains(preset) else {
+            throw ValidationError("--preset must be one of \(Self.presets.joined(separator: ", "))")
+        }
         let pattern = try patternSize()
         // The same checks the recorder makes, before any file is touched.
-        try CommandFailure.validating { try RecordingSettings(width: testPattern ? pattern.width & ~1 : 2, height: testPattern ? pattern.height & ~1 : 2,
-                              frameRate: testPattern ? fps : 30, fragmentInterval: fragmentInterval, maximumDuration: duration,
-                              maximumFileSize: maxSize, minimumFreeDiskSpace: minFreeDisk, rotation: rotation).validate() }
+        try CommandFailure.validating {
+            try RecordingSettings(
+                width: testPattern ? pattern.width & ~1 : 2, height: testPattern ? pattern.height & ~1 : 2,
+                frameRate: testPattern ? fps : 30, fragmentInterval: fragmentInterval, maximumDuration: duration,
+                maximumFileSize: maxSize, minimumFreeDiskSpace: minFreeDisk, rotation: rotation
+            ).validate()
+        }
     }
 
     private func patternSize() throws -> (width: Int, height: Int) {
@@ -105,7 +114,8 @@ struct RecordCommand: ParsableCommand {
             }
             (width, height, rate) = (parts.width, parts.height, fps)
         } else {
-            let reader = camera != nil
+            let reader =
+                camera != nil
                 ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!))
                 : try MovieReader(path: input == "-" ? "pipe:0" : input!)
             next = { try reader.nextFrame() }
@@ -113,9 +123,10 @@ struct RecordCommand: ParsableCommand {
             if camera != nil { pace = false }  // a camera delivers in real time by itself
         }
         let evenWidth = width & ~1, evenHeight = height & ~1
-        let settings = RecordingSettings(width: evenWidth, height: evenHeight, frameRate: rate, fragmentInterval: fragmentInterval,
-                                         maximumDuration: duration, maximumFileSize: maxSize, minimumFreeDiskSpace: minFreeDisk,
-                                         rotation: rotation, preset: preset)
+        let settings = RecordingSettings(
+            width: evenWidth, height: evenHeight, frameRate: rate, fragmentInterval: fragmentInterval,
+            maximumDuration: duration, maximumFileSize: maxSize, minimumFreeDiskSpace: minFreeDisk,
+            rotation: rotation, preset: preset)
         let recorder = try MovieRecorder(url: output.map { URL(fileURLWithPath: $0) }, settings: settings)
         let started = Date()
         var lastReport = -1.0
@@ -129,8 +140,10 @@ struct RecordCommand: ParsableCommand {
             if recorder.recordedDuration - lastReport >= 1 {
                 lastReport = recorder.recordedDuration
                 let megabytes = Double(recorder.recordedFileSize) / 1_000_000
-                StandardStreams.progress(String(format: "recording %.1f s, %d frames, %.2f MB", recorder.recordedDuration,
-                                                recorder.recordedFrames, megabytes))
+                StandardStreams.progress(
+                    String(
+                        format: "recording %.1f s, %d frames, %.2f MB", recorder.recordedDuration,
+                        recorder.recordedFrames, megabytes))
             }
         }
         return try recorder.finish()

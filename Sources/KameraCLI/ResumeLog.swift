@@ -29,7 +29,8 @@ struct ResumeLog {
             if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any], let input = object["input"] as? String {
                 inputs.insert(input)
             } else if !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) {
-                throw KameraError.invalidArgument("--resume \(path) has a line that is not a kamera result (line starting at byte \(lineStart))")
+                throw KameraError.invalidArgument(
+                    "--resume \(path) has a line that is not a kamera result (line starting at byte \(lineStart))")
             }
             lineStart = newline + 1
             validLength = lineStart

@@ -66,32 +66,37 @@ struct ScanCommand: ParsableCommand {
     }
 
     private func scan(until interrupt: InterruptFlag) throws {
-        let reader = camera != nil ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!))
+        let reader =
+            camera != nil
+            ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!))
             : try MovieReader(path: input == "-" ? "pipe:0" : input!)
         let both = !faces && !barcodes
         let rate = reader.frameRate ?? 30
         var faceDetection = DetectFaceRectanglesRequest()
         if let minConfidence { faceDetection.minimumConfidence = minConfidence }
-        let scanner = try LiveScanner(configuration: LiveScanner.Configuration(
-            faceDetection: faces || both ? faceDetection : nil,
-            faceLandmarks: landmarks ? DetectFaceLandmarksRequest(faceDetection: faceDetection) : nil,
-            barcodes: barcodes || both ? DetectBarcodesRequest(effort: .fast) : nil,
-            frameBudget: realtime ? 1 / rate : nil))
+        let scanner = try LiveScanner(
+            configuration: LiveScanner.Configuration(
+                faceDetection: faces || both ? faceDetection : nil,
+                faceLandmarks: landmarks ? DetectFaceLandmarksRequest(faceDetection: faceDetection) : nil,
+                barcodes: barcodes || both ? DetectBarcodesRequest(effort: .fast) : nil,
+                frameBudget: realtime ? 1 / rate : nil))
         let eventFile = try events.map { try CheckedFile(creating: $0) }
         func emit(_ line: String) throws {
             if let eventFile { try eventFile.write(line + "\n") } else { try StandardStreams.outputLine(line) }
         }
         var recorder: MovieRecorder?
         if let annotate {
-            recorder = try MovieRecorder(url: URL(fileURLWithPath: annotate),
-                                         settings: RecordingSettings(width: reader.width & ~1, height: reader.height & ~1, frameRate: rate))
+            recorder = try MovieRecorder(
+                url: URL(fileURLWithPath: annotate),
+                settings: RecordingSettings(width: reader.width & ~1, height: reader.height & ~1, frameRate: rate))
         }
         let font = try? FontFace.standard()
         let started = Date()
         var scanned = 0, skipped = 0, lastReport = 0.0
         var facesSeen = Set<Int>(), codesSeen = Set<String>()
         while !interrupt.isRaised, maxFrames.map({ scanned + skipped < $0 }) ?? true,
-              let frame = try reader.nextFrame() {
+            let frame = try reader.nextFrame()
+        {
             let elapsed = Date().timeIntervalSince(started)
             if realtime && camera == nil {
                 // Files play at their own rate; a frame whose time has passed is dropped.
@@ -100,30 +105,35 @@ struct ScanCommand: ParsableCommand {
             }
             let result = try scanner.scan(frame.pixelBuffer, at: frame.time)
             scanned += 1
-            result.faces.forEach { facesSeen.insert($0.faceID) }
-            result.barcodes.forEach { codesSeen.insert($0.key) }
+            facesSeen.formUnion(result.faces.map(\.faceID))
+            codesSeen.formUnion(result.barcodes.map(\.key))
             try emit(try ScanRecord.line(result))
             if let recorder {
                 var canvas = Canvas(frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8))
                 ScanOverlay().draw(result, on: &canvas, font: font)
-                _ = try recorder.append(canvas.buffer.croppedToEven(width: recorder.settings.width, height: recorder.settings.height),
-                                        at: frame.time)
+                _ = try recorder.append(
+                    canvas.buffer.croppedToEven(width: recorder.settings.width, height: recorder.settings.height),
+                    at: frame.time)
             }
             let now = Date().timeIntervalSince(started)
             if now - lastReport >= 1 {
                 lastReport = now
-                StandardStreams.progress(String(format: "scan: %d frames (%.1f fps), %d skipped, t=%.1f s, %d faces, %d codes seen",
-                                                scanned, Double(scanned) / max(now, 1e-3), skipped, frame.time,
-                                                facesSeen.count, codesSeen.count))
+                StandardStreams.progress(
+                    String(
+                        format: "scan: %d frames (%.1f fps), %d skipped, t=%.1f s, %d faces, %d codes seen",
+                        scanned, Double(scanned) / max(now, 1e-3), skipped, frame.time,
+                        facesSeen.count, codesSeen.count))
             }
         }
         try emit(try ScanRecord.endLine(scanner.finish()))
         try eventFile?.close()
         let summary = try recorder?.finish()
         let seconds = Date().timeIntervalSince(started)
-        StandardStreams.progress(String(format: "scan: %d frames in %.1f s (%.1f fps), %d skipped, %d faces, %d codes%@",
-                                        scanned, seconds, Double(scanned) / max(seconds, 1e-3), skipped, facesSeen.count,
-                                        codesSeen.count, summary.map { ", annotated movie \($0.path)" } ?? ""))
+        StandardStreams.progress(
+            String(
+                format: "scan: %d frames in %.1f s (%.1f fps), %d skipped, %d faces, %d codes%@",
+                scanned, seconds, Double(scanned) / max(seconds, 1e-3), skipped, facesSeen.count,
+                codesSeen.count, summary.map { ", annotated movie \($0.path)" } ?? ""))
         StandardStreams.endProgress()
     }
 }
@@ -199,6 +209,7 @@ struct ScanRecord: Encodable {
     }
 
     static func endLine(_ events: [ScanEvent]) throws -> String {
-        try JSONValueEncoder.encode(EndRecord(t: RecordRounding.seconds(events.first?.time ?? 0), events: events.map(EventRecord.init))).compact()
+        try JSONValueEncoder.encode(EndRecord(t: RecordRounding.seconds(events.first?.time ?? 0), events: events.map(EventRecord.init)))
+            .compact()
     }
 }

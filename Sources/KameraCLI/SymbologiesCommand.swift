@@ -8,8 +8,9 @@ struct SymbologiesCommand: ParsableCommand {
     func run() throws {
         var lines = ["NAME               2D   GENERATE"]
         for symbology in BarcodeSymbology.allCases {
-            lines.append(symbology.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
-                + (symbology.isTwoDimensional ? " yes  " : " no   ") + (symbology.isGeneratable ? "yes" : "no"))
+            lines.append(
+                symbology.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
+                    + (symbology.isTwoDimensional ? " yes  " : " no   ") + (symbology.isGeneratable ? "yes" : "no"))
         }
         try CommandFailure.run { try StandardStreams.outputLine(lines.joined(separator: "\n")) }
     }

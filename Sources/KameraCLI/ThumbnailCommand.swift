@@ -38,7 +38,8 @@ struct ThumbnailCommand: ParsableCommand {
 
     private func bound() throws -> Size {
         let parts = maxSize.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
-        guard parts.count == 2, let width = parts[0], let height = parts[1], (0...16384).contains(width), (0...16384).contains(height) else {
+        guard parts.count == 2, let width = parts[0], let height = parts[1], (0...16384).contains(width), (0...16384).contains(height)
+        else {
             throw ValidationError("--max-size must be WIDTHxHEIGHT with each 0…16384, e.g. 100x0")
         }
         return Size(width: Double(width), height: Double(height))

@@ -10,7 +10,8 @@ public enum CacheDirectory {
         if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
             return URL(fileURLWithPath: xdg).appendingPathComponent("kamera")
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appendingPathComponent(".cache/kamera")
     }

@@ -64,29 +64,34 @@ public struct KameraError: Error, Sendable, Hashable {
 
 extension KameraError {
     public static func unreadableFile(path: String, reason: String) -> KameraError {
-        KameraError(code: .unreadableFile, reason: "cannot read \(path): \(reason)",
-                    hint: "check that the path exists and is readable", path: path)
+        KameraError(
+            code: .unreadableFile, reason: "cannot read \(path): \(reason)",
+            hint: "check that the path exists and is readable", path: path)
     }
 
     public static func emptyInput(path: String?) -> KameraError {
-        KameraError(code: .emptyInput, reason: "\(path ?? "input") is empty (0 bytes)",
-                    hint: "the file may still be downloading or was truncated to zero", path: path)
+        KameraError(
+            code: .emptyInput, reason: "\(path ?? "input") is empty (0 bytes)",
+            hint: "the file may still be downloading or was truncated to zero", path: path)
     }
 
     /// `detected`: what the bytes look like instead ("GIF", "text, starting …").
     public static func unsupportedFormat(path: String?, detected: String) -> KameraError {
-        KameraError(code: .unsupportedFormat, reason: "\(path ?? "input") is not a supported image (\(detected))",
-                    hint: "Kamera reads JPEG, PNG and WebP images", path: path)
+        KameraError(
+            code: .unsupportedFormat, reason: "\(path ?? "input") is not a supported image (\(detected))",
+            hint: "Kamera reads JPEG, PNG and WebP images", path: path)
     }
 
     public static func corruptImage(path: String?, format: String, reason: String) -> KameraError {
-        KameraError(code: .corruptImage, reason: "\(path ?? "input") is a corrupt or truncated \(format) image: \(reason)",
-                    hint: "re-export or re-download the image", path: path)
+        KameraError(
+            code: .corruptImage, reason: "\(path ?? "input") is a corrupt or truncated \(format) image: \(reason)",
+            hint: "re-export or re-download the image", path: path)
     }
 
     public static func imageTooLarge(path: String?, width: Int, height: Int, limit: Int) -> KameraError {
-        KameraError(code: .imageTooLarge, reason: "\(path ?? "input") declares \(width)×\(height) pixels, over the limit of \(limit)",
-                    hint: "raise the limit with ImageDecodingOptions.maximumPixelCount (CLI: --max-pixels)", path: path)
+        KameraError(
+            code: .imageTooLarge, reason: "\(path ?? "input") declares \(width)×\(height) pixels, over the limit of \(limit)",
+            hint: "raise the limit with ImageDecodingOptions.maximumPixelCount (CLI: --max-pixels)", path: path)
     }
 
     public static func encodingFailed(format: String, reason: String) -> KameraError {
@@ -94,18 +99,21 @@ extension KameraError {
     }
 
     public static func writeFailed(path: String, reason: String) -> KameraError {
-        KameraError(code: .writeFailed, reason: "cannot write \(path): \(reason)",
-                    hint: "check free disk space and permissions", path: path)
+        KameraError(
+            code: .writeFailed, reason: "cannot write \(path): \(reason)",
+            hint: "check free disk space and permissions", path: path)
     }
 
     public static func nothingRecorded(path: String, reason: String) -> KameraError {
-        KameraError(code: .nothingRecorded, reason: "nothing was recorded to \(path): \(reason)",
-                    hint: "raise the limit (duration, file size) or check that the source delivers frames", path: path)
+        KameraError(
+            code: .nothingRecorded, reason: "nothing was recorded to \(path): \(reason)",
+            hint: "raise the limit (duration, file size) or check that the source delivers frames", path: path)
     }
 
     public static func outputExists(path: String) -> KameraError {
-        KameraError(code: .outputExists, reason: "\(path) already exists",
-                    hint: "pass -y to overwrite it, or choose another name", path: path)
+        KameraError(
+            code: .outputExists, reason: "\(path) already exists",
+            hint: "pass -y to overwrite it, or choose another name", path: path)
     }
 
     public static func invalidArgument(_ message: String) -> KameraError {
@@ -117,8 +125,9 @@ extension KameraError {
     }
 
     public static func barcodeGenerationFailed(symbology: String, reason: String) -> KameraError {
-        KameraError(code: .barcodeGenerationFailed, reason: "cannot generate \(symbology): \(reason)",
-                    hint: "check that the payload fits the symbology (digits only for EAN/UPC, length limits)")
+        KameraError(
+            code: .barcodeGenerationFailed, reason: "cannot generate \(symbology): \(reason)",
+            hint: "check that the payload fits the symbology (digits only for EAN/UPC, length limits)")
     }
 
     public static func missingResource(name: String, hint: String) -> KameraError {
@@ -126,13 +135,15 @@ extension KameraError {
     }
 
     public static func corruptMedia(path: String?, reason: String) -> KameraError {
-        KameraError(code: .corruptMedia, reason: "\(path ?? "the stream") is not a readable video: \(reason)",
-                    hint: "check that it is a complete video FFmpeg can read (ffprobe FILE), or the device path", path: path)
+        KameraError(
+            code: .corruptMedia, reason: "\(path ?? "the stream") is not a readable video: \(reason)",
+            hint: "check that it is a complete video FFmpeg can read (ffprobe FILE), or the device path", path: path)
     }
 
     public static func invalidModel(path: String, reason: String) -> KameraError {
-        KameraError(code: .invalidModel, reason: "invalid model \(path): \(reason)",
-                    hint: "reinstall the models with `bash scripts/models.sh` (or point KAMERA_MODELS at a good copy)", path: path)
+        KameraError(
+            code: .invalidModel, reason: "invalid model \(path): \(reason)",
+            hint: "reinstall the models with `bash scripts/models.sh` (or point KAMERA_MODELS at a good copy)", path: path)
     }
 }
 

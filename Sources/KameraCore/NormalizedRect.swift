@@ -20,8 +20,9 @@ public struct NormalizedRect: Sendable, Hashable, Codable {
 
     /// The pixel rectangle (top-left origin) this covers in an image of `size`.
     public func toImageCoordinates(_ size: Size) -> PixelRect {
-        PixelRect(x: x * size.width, y: (1 - maxY) * size.height,
-                  width: width * size.width, height: height * size.height)
+        PixelRect(
+            x: x * size.width, y: (1 - maxY) * size.height,
+            width: width * size.width, height: height * size.height)
     }
 
     /// The whole image: Vision's default region of interest.
@@ -36,16 +37,19 @@ public struct NormalizedRect: Sendable, Hashable, Codable {
     /// are) placed in the full image of `imageSize`: pixels, top-left origin. Vision's
     /// `toImageCoordinates(from:imageSize:origin:)`.
     public func toImageCoordinates(from regionOfInterest: NormalizedRect, imageSize: Size) -> PixelRect {
-        NormalizedRect(x: regionOfInterest.x + x * regionOfInterest.width, y: regionOfInterest.y + y * regionOfInterest.height,
-                       width: width * regionOfInterest.width, height: height * regionOfInterest.height)
-            .toImageCoordinates(imageSize)
+        NormalizedRect(
+            x: regionOfInterest.x + x * regionOfInterest.width, y: regionOfInterest.y + y * regionOfInterest.height,
+            width: width * regionOfInterest.width, height: height * regionOfInterest.height
+        )
+        .toImageCoordinates(imageSize)
     }
 
     /// A pixel rectangle (top-left origin) of an image of `imageSize`, normalized to
     /// `regionOfInterest`. Vision's `init(imageRect:in:normalizedTo:)`.
     public init(imageRect: PixelRect, in imageSize: Size, normalizedTo regionOfInterest: NormalizedRect) {
         let full = imageRect.normalized(in: imageSize)
-        self.init(x: (full.x - regionOfInterest.x) / regionOfInterest.width, y: (full.y - regionOfInterest.y) / regionOfInterest.height,
-                  width: full.width / regionOfInterest.width, height: full.height / regionOfInterest.height)
+        self.init(
+            x: (full.x - regionOfInterest.x) / regionOfInterest.width, y: (full.y - regionOfInterest.y) / regionOfInterest.height,
+            width: full.width / regionOfInterest.width, height: full.height / regionOfInterest.height)
     }
 }

@@ -21,7 +21,8 @@ public struct PerspectiveTransform: Sendable, Hashable {
         }
         for col in 0..<8 {
             guard let pivot = (col..<8).max(by: { abs(a[$0][col]) < abs(a[$1][col]) }),
-                  abs(a[pivot][col]) > 1e-12 else { return nil }
+                abs(a[pivot][col]) > 1e-12
+            else { return nil }
             a.swapAt(col, pivot)
             for row in 0..<8 where row != col {
                 let f = a[row][col] / a[col][col]
@@ -42,8 +43,10 @@ public struct PerspectiveTransform: Sendable, Hashable {
 
     /// Mirrors pixel coordinates of an image of `size`: x → width − x, y → height − y.
     public static func flipping(_ size: Size, horizontally: Bool, vertically: Bool) -> PerspectiveTransform {
-        PerspectiveTransform(matrix: [horizontally ? -1 : 1, 0, horizontally ? size.width : 0,
-                                      0, vertically ? -1 : 1, vertically ? size.height : 0, 0, 0, 1])
+        PerspectiveTransform(matrix: [
+            horizontally ? -1 : 1, 0, horizontally ? size.width : 0,
+            0, vertically ? -1 : 1, vertically ? size.height : 0, 0, 0, 1,
+        ])
     }
 
     /// The transform that applies `first`, then this one.

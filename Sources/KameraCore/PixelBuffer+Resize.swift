@@ -15,8 +15,9 @@ extension PixelBuffer {
         let longer = max(width, height)
         guard longer > maximumDimension else { return self }
         let scale = Double(maximumDimension) / Double(longer)
-        return resized(width: max(1, Int((Double(width) * scale).rounded())),
-                       height: max(1, Int((Double(height) * scale).rounded())))
+        return resized(
+            width: max(1, Int((Double(width) * scale).rounded())),
+            height: max(1, Int((Double(height) * scale).rounded())))
     }
 
     private func bilinear(width newWidth: Int, height newHeight: Int) -> PixelBuffer {

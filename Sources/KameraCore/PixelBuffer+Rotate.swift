@@ -19,8 +19,9 @@ extension PixelBuffer {
             -s, c, cy + s * ocx - c * ocy,
             0, 0, 1,
         ])
-        var out = PixelBuffer(width: outWidth, height: outHeight, format: format,
-                              filledWith: [UInt8](repeating: fill, count: format.bytesPerPixel))
+        var out = PixelBuffer(
+            width: outWidth, height: outHeight, format: format,
+            filledWith: [UInt8](repeating: fill, count: format.bytesPerPixel))
         let bpp = format.bytesPerPixel, m = toSource.m
         // Fixed point (16 fractional bits), stepped along each output row: the per-pixel
         // work is integer adds, four loads and three lerps. The thorough barcode effort turns

@@ -3,11 +3,14 @@ extension PixelBuffer {
     /// sampling and 2×2 supersampling at the quad's edges. Formats must match.
     public mutating func composite(_ source: PixelBuffer, onto quad: Quad) {
         precondition(source.format == format, "composite needs matching pixel formats")
-        let srcCorners = [PixelPoint(x: 0, y: 0), PixelPoint(x: Double(source.width), y: 0),
-                          PixelPoint(x: Double(source.width), y: Double(source.height)),
-                          PixelPoint(x: 0, y: Double(source.height))]
+        let srcCorners = [
+            PixelPoint(x: 0, y: 0), PixelPoint(x: Double(source.width), y: 0),
+            PixelPoint(x: Double(source.width), y: Double(source.height)),
+            PixelPoint(x: 0, y: Double(source.height)),
+        ]
         guard let forward = PerspectiveTransform(from: srcCorners, to: quad.corners),
-              let inverse = forward.inverse else { return }
+            let inverse = forward.inverse
+        else { return }
         let bounds = quad.boundingRect
         let x0 = max(0, Int(bounds.minX.rounded(.down))), x1 = min(width, Int(bounds.maxX.rounded(.up)) + 1)
         let y0 = max(0, Int(bounds.minY.rounded(.down))), y1 = min(height, Int(bounds.maxY.rounded(.up)) + 1)

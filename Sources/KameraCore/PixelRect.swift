@@ -58,7 +58,8 @@ public struct PixelRect: Sendable, Hashable, Codable {
 
     /// The same rectangle normalized to an image of `size`, with Vision's lower-left origin.
     public func normalized(in size: Size) -> NormalizedRect {
-        NormalizedRect(x: x / size.width, y: 1 - maxY / size.height,
-                       width: width / size.width, height: height / size.height)
+        NormalizedRect(
+            x: x / size.width, y: 1 - maxY / size.height,
+            width: width / size.width, height: height / size.height)
     }
 }

@@ -15,8 +15,9 @@ public struct Quad: Sendable, Hashable, Codable {
 
     /// The axis-aligned rectangle `rect` as a quad.
     public init(_ rect: PixelRect) {
-        self.init(topLeft: PixelPoint(x: rect.minX, y: rect.minY), topRight: PixelPoint(x: rect.maxX, y: rect.minY),
-                  bottomRight: PixelPoint(x: rect.maxX, y: rect.maxY), bottomLeft: PixelPoint(x: rect.minX, y: rect.maxY))
+        self.init(
+            topLeft: PixelPoint(x: rect.minX, y: rect.minY), topRight: PixelPoint(x: rect.maxX, y: rect.minY),
+            bottomRight: PixelPoint(x: rect.maxX, y: rect.maxY), bottomLeft: PixelPoint(x: rect.minX, y: rect.maxY))
     }
 
     /// The corners in order topLeft, topRight, bottomRight, bottomLeft.
@@ -37,7 +38,8 @@ public struct Quad: Sendable, Hashable, Codable {
         var j = 3
         for i in 0..<4 {
             if (c[i].y > point.y) != (c[j].y > point.y),
-               point.x < (c[j].x - c[i].x) * (point.y - c[i].y) / (c[j].y - c[i].y) + c[i].x {
+                point.x < (c[j].x - c[i].x) * (point.y - c[i].y) / (c[j].y - c[i].y) + c[i].x
+            {
                 inside.toggle()
             }
             j = i

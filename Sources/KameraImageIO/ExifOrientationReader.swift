@@ -64,8 +64,10 @@ enum ExifOrientationReader {
 
     /// The body of the first chunk called `name` in a PNG-style (length, type, body, CRC) or
     /// RIFF-style (type, length, body, pad byte) chunk sequence starting at `offset`.
-    private static func chunk(named name: String, in data: Data, from offset: Int, lengthFirst: Bool, bigEndian: Bool,
-                              padded: Bool, stopAt stop: String?) -> [UInt8]? {
+    private static func chunk(
+        named name: String, in data: Data, from offset: Int, lengthFirst: Bool, bigEndian: Bool,
+        padded: Bool, stopAt stop: String?
+    ) -> [UInt8]? {
         let base = data.startIndex
         var i = offset
         let trailer = lengthFirst ? 4 : 0  // PNG chunks end with a CRC

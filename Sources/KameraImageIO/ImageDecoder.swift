@@ -26,8 +26,9 @@ public enum ImageDecoder {
         if options.decodesLuminanceOnly && pixels.format != .gray8 { pixels = pixels.converted(to: .gray8) }
         let orientation = exif.flatMap(ExifOrientationReader.orientation(inExif:)) ?? .up
         let url = path.map { URL(fileURLWithPath: $0) }
-        var image = Image(pixelBuffer: options.appliesOrientation ? pixels.applying(orientation) : pixels,
-                          sourceOrientation: orientation, sourceURL: url)
+        var image = Image(
+            pixelBuffer: options.appliesOrientation ? pixels.applying(orientation) : pixels,
+            sourceOrientation: orientation, sourceURL: url)
         image.damage = damage
         return image
     }

@@ -13,8 +13,10 @@ public struct ImageDecodingOptions: Sendable {
     /// use. A JPEG then skips its colour planes' inverse DCT, upsampling and conversion.
     public var decodesLuminanceOnly: Bool
 
-    public init(maximumPixelCount: Int = 120_000_000, appliesOrientation: Bool = true, acceptsDamagedData: Bool = true,
-                decodesLuminanceOnly: Bool = false) {
+    public init(
+        maximumPixelCount: Int = 120_000_000, appliesOrientation: Bool = true, acceptsDamagedData: Bool = true,
+        decodesLuminanceOnly: Bool = false
+    ) {
         self.maximumPixelCount = maximumPixelCount
         self.appliesOrientation = appliesOrientation
         self.acceptsDamagedData = acceptsDamagedData

@@ -34,7 +34,8 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
         if head.count >= 12, head[4..<8].elementsEqual(Array("ftyp".utf8)) { return "ISO media (HEIF/AVIF/MP4)" }
         let printable = head.allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) }
         if printable && !head.isEmpty {
-            let start = String(decoding: head.prefix(12), as: UTF8.self).replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+            let start = String(decoding: head.prefix(12), as: UTF8.self).replacingOccurrences(of: "\n", with: " ").trimmingCharacters(
+                in: .whitespaces)
             return "text, starting \"\(start)\""
         }
         return "unknown signature " + head.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")

@@ -33,8 +33,9 @@ enum JPEGCodec {
             // cannot decode; STOPONWARNING makes any such damage an error (the strict mode).
             let flags = options.acceptsDamagedData ? TJFLAG_ACCURATEDCT : TJFLAG_STOPONWARNING | TJFLAG_ACCURATEDCT
             let status = buffer.bytes.withUnsafeMutableBufferPointer { dst in
-                tjDecompress2(handle, src, UInt(raw.count), dst.baseAddress, width, Int32(buffer.bytesPerRow), height,
-                              Int32(tjFormat.rawValue), flags)
+                tjDecompress2(
+                    handle, src, UInt(raw.count), dst.baseAddress, width, Int32(buffer.bytesPerRow), height,
+                    Int32(tjFormat.rawValue), flags)
             }
             var damage: String?
             if status != 0 {
@@ -47,8 +48,9 @@ enum JPEGCodec {
                 // show them); a file cut off near its start is not.
                 let missing = missingRowFraction(buffer)
                 guard missing <= 0.5 else {
-                    throw KameraError.corruptImage(path: path, format: "JPEG",
-                                                   reason: "\(reason); only \(Int(((1 - missing) * 100).rounded())) % of the rows are present")
+                    throw KameraError.corruptImage(
+                        path: path, format: "JPEG",
+                        reason: "\(reason); only \(Int(((1 - missing) * 100).rounded())) % of the rows are present")
                 }
                 damage = missing > 0 ? "\(reason) (\(Int((missing * 100).rounded(.up))) % of the rows missing)" : reason
             }
@@ -95,17 +97,19 @@ enum JPEGCodec {
         }
         defer { tjDestroy(handle) }
         let source = buffer.format == .rgba8 || buffer.format == .bgra8 ? buffer.converted(to: .rgb8) : buffer
-        let format: TJPF = switch source.format {
-        case .gray8: TJPF_GRAY
-        default: TJPF_RGB
-        }
+        let format: TJPF =
+            switch source.format {
+            case .gray8: TJPF_GRAY
+            default: TJPF_RGB
+            }
         let subsampling = source.format == .gray8 ? TJSAMP_GRAY : TJSAMP_420
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
         let status = source.bytes.withUnsafeBufferPointer { src in
-            tjCompress2(handle, src.baseAddress, Int32(source.width), Int32(source.bytesPerRow), Int32(source.height),
-                        Int32(format.rawValue), &output, &size, Int32(subsampling.rawValue), Int32(max(1, min(100, quality))),
-                        TJFLAG_ACCURATEDCT)
+            tjCompress2(
+                handle, src.baseAddress, Int32(source.width), Int32(source.bytesPerRow), Int32(source.height),
+                Int32(format.rawValue), &output, &size, Int32(subsampling.rawValue), Int32(max(1, min(100, quality))),
+                TJFLAG_ACCURATEDCT)
         }
         defer { if let output { tjFree(output) } }
         guard status == 0, let output else {

@@ -25,11 +25,12 @@ enum PNGCodec {
         let hasColor = image.format & colorFlag != 0
         let hasAlpha = image.format & alphaFlag != 0
         let format: PixelFormat = hasAlpha ? .rgba8 : (hasColor ? .rgb8 : .gray8)
-        image.format = switch format {
-        case .rgba8: colorFlag | alphaFlag
-        case .rgb8: colorFlag
-        default: 0
-        }
+        image.format =
+            switch format {
+            case .rgba8: colorFlag | alphaFlag
+            case .rgb8: colorFlag
+            default: 0
+            }
         var buffer = PixelBuffer(width: width, height: height, format: format)
         let ok = data.withUnsafeBytes { _ in
             buffer.bytes.withUnsafeMutableBytes { dst in
@@ -46,11 +47,12 @@ enum PNGCodec {
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(source.width)
         image.height = UInt32(source.height)
-        image.format = switch source.format {
-        case .gray8: 0
-        case .rgb8: colorFlag
-        default: colorFlag | alphaFlag
-        }
+        image.format =
+            switch source.format {
+            case .gray8: 0
+            case .rgb8: colorFlag
+            default: colorFlag | alphaFlag
+            }
         defer { png_image_free(&image) }
         var size = 0
         let stride = Int32(source.bytesPerRow)

@@ -37,11 +37,12 @@ enum WebPCodec {
     }
 
     static func encode(_ buffer: PixelBuffer, quality: Int?, lossless: Bool) throws -> Data {
-        let source: PixelBuffer = switch buffer.format {
-        case .gray8: buffer.converted(to: .rgb8)
-        case .bgra8: buffer.converted(to: .rgba8)
-        default: buffer
-        }
+        let source: PixelBuffer =
+            switch buffer.format {
+            case .gray8: buffer.converted(to: .rgb8)
+            case .bgra8: buffer.converted(to: .rgba8)
+            default: buffer
+            }
         var output: UnsafeMutablePointer<UInt8>?
         let (w, h, stride) = (Int32(source.width), Int32(source.height), Int32(source.bytesPerRow))
         let q = Float(max(0, min(100, quality ?? 90)))

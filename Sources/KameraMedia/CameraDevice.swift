@@ -35,8 +35,10 @@ public struct CameraDevice: Sendable, Hashable {
         guard count >= 0 else { return nil }
         let formats = entries.prefix(Int(count)).map { entry in
             let code = entry.fourcc
-            let fourCC = String(decoding: [UInt8(code & 0xFF), UInt8(code >> 8 & 0xFF), UInt8(code >> 16 & 0xFF), UInt8(code >> 24)],
-                                as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            let fourCC = String(
+                decoding: [UInt8(code & 0xFF), UInt8(code >> 8 & 0xFF), UInt8(code >> 16 & 0xFF), UInt8(code >> 24)],
+                as: UTF8.self
+            ).trimmingCharacters(in: .whitespaces)
             return Format(fourCC: fourCC, width: Int(entry.width), height: Int(entry.height))
         }
         return (String(decoding: card.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), formats)
@@ -52,8 +54,9 @@ public struct CameraDevice: Sendable, Hashable {
                 let path = "\(directory)/\(node)"
                 let sysName = try? String(contentsOfFile: "/sys/class/video4linux/\(node)/name", encoding: .utf8)
                 let queried = query(path)
-                return CameraDevice(path: path, name: queried?.name ?? sysName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? node,
-                                    formats: queried?.formats ?? [])
+                return CameraDevice(
+                    path: path, name: queried?.name ?? sysName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? node,
+                    formats: queried?.formats ?? [])
             }
     }
 }

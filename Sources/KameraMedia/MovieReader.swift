@@ -34,7 +34,6 @@ public final class MovieReader {
     private var nextIndex = 0
     private var skipBefore: Double?
 
-
     /// Opens a V4L2 camera such as `/dev/video0` (see ``CameraDevice/discover(in:)``).
     public convenience init(camera: CameraDevice, outputFormat: PixelFormat = .rgb8) throws {
         try self.init(path: camera.path, outputFormat: outputFormat, inputFormat: "video4linux2")
@@ -123,7 +122,8 @@ public final class MovieReader {
             let received = avcodec_receive_frame(codec, frame)
             if received == 0 {
                 defer { av_frame_unref(frame) }
-                let pts = frame.pointee.best_effort_timestamp != kamera_nopts_value() ? frame.pointee.best_effort_timestamp : frame.pointee.pts
+                let pts =
+                    frame.pointee.best_effort_timestamp != kamera_nopts_value() ? frame.pointee.best_effort_timestamp : frame.pointee.pts
                 let time = pts == kamera_nopts_value() ? Double(nextIndex) / (frameRate ?? 30) : Double(pts) * av_q2d(timeBase)
                 if let skipBefore, time + 1e-6 < skipBefore { continue }
                 skipBefore = nil
@@ -170,12 +170,13 @@ public final class MovieReader {
     }
 
     private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws -> PixelBuffer {
-        let target: AVPixelFormat = switch outputFormat {
-        case .gray8: AV_PIX_FMT_GRAY8
-        case .rgb8: AV_PIX_FMT_RGB24
-        case .rgba8: AV_PIX_FMT_RGBA
-        case .bgra8: AV_PIX_FMT_BGRA
-        }
+        let target: AVPixelFormat =
+            switch outputFormat {
+            case .gray8: AV_PIX_FMT_GRAY8
+            case .rgb8: AV_PIX_FMT_RGB24
+            case .rgba8: AV_PIX_FMT_RGBA
+            case .bgra8: AV_PIX_FMT_BGRA
+            }
         let w = Int32(frame.pointee.width), h = Int32(frame.pointee.height)
         scaler = sws_getCachedContext(scaler, w, h, AVPixelFormat(frame.pointee.format), w, h, target, SWS_BILINEAR, nil, nil, nil)
         guard let scaler else { throw KameraError.media(source, "cannot convert the frame's pixel format") }

@@ -115,7 +115,9 @@ public final class MovieRecorder {
         // No look-ahead: frames reach the file (and survive a crash) as soon as they are encoded.
         av_opt_set(codec.pointee.priv_data, "tune", "zerolatency", 0)
         let status = avcodec_open2(codec, encoder, nil)
-        guard status >= 0 else { throw KameraError.writeFailed(path: url.path, reason: "cannot open the H.264 encoder: \(ffmpegMessage(status))") }
+        guard status >= 0 else {
+            throw KameraError.writeFailed(path: url.path, reason: "cannot open the H.264 encoder: \(ffmpegMessage(status))")
+        }
         avcodec_parameters_from_context(stream.pointee.codecpar, codec)
         stream.pointee.time_base = codec.pointee.time_base
         if settings.rotation != 0, let side = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * 4) {
@@ -144,7 +146,9 @@ public final class MovieRecorder {
         }
         status = avformat_write_header(context, &options)
         av_dict_free(&options)
-        guard status >= 0 else { throw KameraError.writeFailed(path: path, reason: "cannot write the movie header: \(ffmpegMessage(status))") }
+        guard status >= 0 else {
+            throw KameraError.writeFailed(path: path, reason: "cannot write the movie header: \(ffmpegMessage(status))")
+        }
         avio_flush(context.pointee.pb)
     }
 
@@ -197,17 +201,20 @@ public final class MovieRecorder {
         if !finished { try stop(.finished) }
         if recordedFrames == 0 {
             try? FileManager.default.removeItem(at: url)
-            let why = switch stopReason ?? .finished {
-            case .maximumFileSizeReached: "the first frame alone is larger than the size limit of \(settings.maximumFileSize ?? 0) bytes"
-            case .maximumDurationReached: "the duration limit ended it before the first frame"
-            case .diskSpaceLow: "the disk fell below the free-space minimum before the first frame"
-            case .finished: "the source delivered no frames"
-            }
+            let why =
+                switch stopReason ?? .finished {
+                case .maximumFileSizeReached:
+                    "the first frame alone is larger than the size limit of \(settings.maximumFileSize ?? 0) bytes"
+                case .maximumDurationReached: "the duration limit ended it before the first frame"
+                case .diskSpaceLow: "the disk fell below the free-space minimum before the first frame"
+                case .finished: "the source delivered no frames"
+                }
             throw KameraError.nothingRecorded(path: url.path, reason: why)
         }
-        return RecordingSummary(path: url.path, duration: recordedDuration, frames: recordedFrames,
-                                bytes: (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0,
-                                stopReason: stopReason ?? .finished)
+        return RecordingSummary(
+            path: url.path, duration: recordedDuration, frames: recordedFrames,
+            bytes: (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0,
+            stopReason: stopReason ?? .finished)
     }
 
     private func stop(_ reason: RecordingStopReason) throws {
@@ -218,7 +225,9 @@ public final class MovieRecorder {
         try send(nil, codec)
         let status = av_write_trailer(context)
         avio_closep(&context.pointee.pb)
-        guard status >= 0 else { throw KameraError.writeFailed(path: url.path, reason: "cannot finish the movie: \(ffmpegMessage(status))") }
+        guard status >= 0 else {
+            throw KameraError.writeFailed(path: url.path, reason: "cannot finish the movie: \(ffmpegMessage(status))")
+        }
     }
 
     private func send(_ frame: UnsafeMutablePointer<AVFrame>?, _ codec: UnsafeMutablePointer<AVCodecContext>) throws {
@@ -232,7 +241,8 @@ public final class MovieRecorder {
             av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
             if packet.pointee.duration == 0 {
-                packet.pointee.duration = av_rescale_q(Int64((1000 / settings.frameRate).rounded()), AVRational(num: 1, den: 1000), stream.pointee.time_base)
+                packet.pointee.duration = av_rescale_q(
+                    Int64((1000 / settings.frameRate).rounded()), AVRational(num: 1, den: 1000), stream.pointee.time_base)
             }
             let isKey = packet.pointee.flags & AV_PKT_FLAG_KEY != 0
             if isKey { pendingBytes = 0 }
@@ -247,15 +257,18 @@ public final class MovieRecorder {
     }
 
     private func fill(_ frame: UnsafeMutablePointer<AVFrame>, from image: PixelBuffer) throws {
-        let source: AVPixelFormat = switch image.format {
-        case .gray8: AV_PIX_FMT_GRAY8
-        case .rgb8: AV_PIX_FMT_RGB24
-        case .rgba8: AV_PIX_FMT_RGBA
-        case .bgra8: AV_PIX_FMT_BGRA
-        }
+        let source: AVPixelFormat =
+            switch image.format {
+            case .gray8: AV_PIX_FMT_GRAY8
+            case .rgb8: AV_PIX_FMT_RGB24
+            case .rgba8: AV_PIX_FMT_RGBA
+            case .bgra8: AV_PIX_FMT_BGRA
+            }
         let w = Int32(image.width), h = Int32(image.height)
         scaler = sws_getCachedContext(scaler, w, h, source, w, h, AV_PIX_FMT_YUV420P, SWS_BILINEAR, nil, nil, nil)
-        guard let scaler, av_frame_make_writable(frame) >= 0 else { throw KameraError.writeFailed(path: url.path, reason: "cannot convert frame") }
+        guard let scaler, av_frame_make_writable(frame) >= 0 else {
+            throw KameraError.writeFailed(path: url.path, reason: "cannot convert frame")
+        }
         image.bytes.withUnsafeBufferPointer { pixels in
             var planes: [UnsafePointer<UInt8>?] = [pixels.baseAddress, nil, nil, nil]
             var strides: [Int32] = [Int32(image.bytesPerRow), 0, 0, 0]

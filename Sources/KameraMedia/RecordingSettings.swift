@@ -24,9 +24,11 @@ public struct RecordingSettings: Sendable {
     /// Constant rate factor (lower is better quality, 18–28 is typical).
     public var quality: Int
 
-    public init(width: Int, height: Int, frameRate: Double = 30, fragmentInterval: Double = 1, maximumDuration: Double? = nil,
-                maximumFileSize: Int64? = nil, minimumFreeDiskSpace: Int64? = nil, rotation: Int = 0,
-                preset: String = "veryfast", quality: Int = 23) {
+    public init(
+        width: Int, height: Int, frameRate: Double = 30, fragmentInterval: Double = 1, maximumDuration: Double? = nil,
+        maximumFileSize: Int64? = nil, minimumFreeDiskSpace: Int64? = nil, rotation: Int = 0,
+        preset: String = "veryfast", quality: Int = 23
+    ) {
         self.width = width
         self.height = height
         self.frameRate = frameRate
@@ -54,7 +56,8 @@ extension RecordingSettings {
             throw KameraError.invalidArgument("frame rate must be a number above 0 and at most 1000, not \(frameRate)")
         }
         guard fragmentInterval.isFinite, fragmentInterval >= 0 else {
-            throw KameraError.invalidArgument("fragment interval must be 0 (no fragments) or a positive number of seconds, not \(fragmentInterval)")
+            throw KameraError.invalidArgument(
+                "fragment interval must be 0 (no fragments) or a positive number of seconds, not \(fragmentInterval)")
         }
         if let maximumDuration, !(maximumDuration.isFinite && maximumDuration > 0) {
             throw KameraError.invalidArgument("maximum duration must be a positive number of seconds, not \(maximumDuration)")

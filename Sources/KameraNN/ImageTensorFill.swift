@@ -17,13 +17,16 @@ public enum ImageTensorFill {
 
     /// Fills `tensor` (`width` × `height` × 3) by bilinear sampling of a packed RGB8 `image`
     /// along `map`; taps outside the image count as zero; values become v·scale + offset.
-    public static func sample(_ image: PixelBuffer, along map: AffineMap, into tensor: UnsafeMutableBufferPointer<Float>,
-                              width: Int, height: Int, scale: Float, offset: Float) {
+    public static func sample(
+        _ image: PixelBuffer, along map: AffineMap, into tensor: UnsafeMutableBufferPointer<Float>,
+        width: Int, height: Int, scale: Float, offset: Float
+    ) {
         precondition(image.format == .rgb8 && tensor.count >= width * height * 3)
         image.bytes.withUnsafeBufferPointer { pixels in
-            knn_sample_rgb8(pixels.baseAddress!, Int32(image.width), Int32(image.height), Int32(image.bytesPerRow),
-                            tensor.baseAddress!, Int32(width), Int32(height), Float(map.x0), Float(map.y0),
-                            Float(map.dxx), Float(map.dxy), Float(map.dyx), Float(map.dyy), scale, offset)
+            knn_sample_rgb8(
+                pixels.baseAddress!, Int32(image.width), Int32(image.height), Int32(image.bytesPerRow),
+                tensor.baseAddress!, Int32(width), Int32(height), Float(map.x0), Float(map.y0),
+                Float(map.dxx), Float(map.dxy), Float(map.dyx), Float(map.dyy), scale, offset)
         }
     }
 
@@ -35,8 +38,9 @@ public enum ImageTensorFill {
         let stride = out.bytesPerRow
         source.bytes.withUnsafeBufferPointer { src in
             out.bytes.withUnsafeMutableBufferPointer { dst in
-                knn_halve_rgb8(src.baseAddress!, Int32(source.width), Int32(source.height), Int32(source.bytesPerRow),
-                               dst.baseAddress!, Int32(stride))
+                knn_halve_rgb8(
+                    src.baseAddress!, Int32(source.width), Int32(source.height), Int32(source.bytesPerRow),
+                    dst.baseAddress!, Int32(stride))
             }
         }
         return out

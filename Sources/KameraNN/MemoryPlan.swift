@@ -20,7 +20,8 @@ struct MemoryPlan {
         var placed: [(offset: Int, end: Int, first: Int, last: Int)] = []
         for request in requests.sorted(by: { ($0.size, $1.tensor) > ($1.size, $0.tensor) }) {
             let size = (request.size + Self.slack + 15) / 16 * 16
-            let conflicts = placed
+            let conflicts =
+                placed
                 .filter { $0.first <= request.lastStep && request.firstStep <= $0.last }
                 .sorted { $0.offset < $1.offset }
             // Lowest offset where the block fits: step past every conflicting block it would

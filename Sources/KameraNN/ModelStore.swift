@@ -81,7 +81,8 @@ public struct ModelStore: Sendable, Hashable {
 
     static func verifiedNetwork(bytes: [UInt8], path: String, model: KameraModel) throws -> NeuralNetwork {
         guard SHA256Digest.hex(bytes) == model.sha256 else {
-            throw KameraError.invalidModel(path: path, reason: "checksum does not match the pinned SHA-256 (corrupt or a different version)")
+            throw KameraError.invalidModel(
+                path: path, reason: "checksum does not match the pinned SHA-256 (corrupt or a different version)")
         }
         return try NeuralNetwork(bytes: bytes, name: path)
     }

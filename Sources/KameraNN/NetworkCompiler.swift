@@ -53,9 +53,10 @@ struct NetworkCompiler {
         var fusedAway = Set<Int>()
         for (i, op) in remaining.enumerated() where !fusedAway.contains(i) {
             if var producer = op as? any ActivationFusing, producer.activation == .none, consumers[op.output] == 1,
-               let j = remaining.indices.first(where: { $0 > i && remaining[$0].inputs.first == op.output }),
-               let activation = remaining[j] as? any FusibleActivation,
-               let epilogue = activation.epilogue(after: tensors[op.output], tensors: tensors) {
+                let j = remaining.indices.first(where: { $0 > i && remaining[$0].inputs.first == op.output }),
+                let activation = remaining[j] as? any FusibleActivation,
+                let epilogue = activation.epilogue(after: tensors[op.output], tensors: tensors)
+            {
                 producer.activation = epilogue
                 producer.output = activation.output
                 fusedAway.insert(j)
@@ -91,9 +92,10 @@ struct NetworkCompiler {
                 throw fail("tensor \(tensors[t].name) is not float32")
             }
         }
-        let plan = MemoryPlan(first.keys.map {
-            MemoryPlan.Request(tensor: $0, size: tensors[$0].elementCount, firstStep: first[$0]!, lastStep: last[$0]!)
-        })
+        let plan = MemoryPlan(
+            first.keys.map {
+                MemoryPlan.Request(tensor: $0, size: tensors[$0].elementCount, firstStep: first[$0]!, lastStep: last[$0]!)
+            })
 
         // 4. Steps: each operator checks its shapes and packs its weights.
         var planner = StepPlanner(tensors: tensors, offsets: plan.offsets, path: path)

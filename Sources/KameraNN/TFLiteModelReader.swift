@@ -40,17 +40,19 @@ enum TFLiteModelReader {
                 elements = product
             }
             let typeCode = try tensor.uint8(1)
-            let type: TensorElementType = switch typeCode {
-            case 0: .float32
-            case 1: .float16
-            case 2: .int32
-            default: .unsupported(typeCode)
-            }
+            let type: TensorElementType =
+                switch typeCode {
+                case 0: .float32
+                case 1: .float16
+                case 2: .int32
+                default: .unsupported(typeCode)
+                }
             let name = try tensor.string(3) ?? "tensor\(tensors.count)"
             var entry = GraphTensor(name: name, shape: shape, elementType: type)
             let bufferIndex = Int(try tensor.uint32(2))
             if bufferIndex > 0, bufferIndex < buffers.count,
-               let range = try bufferBytes(buffers[bufferIndex], reader: reader), !range.isEmpty {
+                let range = try bufferBytes(buffers[bufferIndex], reader: reader), !range.isEmpty
+            {
                 let count = shape.reduce(1, *)
                 let elementSize = type == .float16 ? 2 : 4
                 guard range.count == count * elementSize else {
@@ -87,8 +89,11 @@ enum TFLiteModelReader {
             guard let type = OperatorRegistry.operatorType(code: opcodes[opcodeIndex]) else {
                 throw reader.fail("unsupported operator (builtin code \(opcodes[opcodeIndex]))")
             }
-            operations.append(try type.init(OperatorRecord(inputIndices: try op.int32Vector(1), output: try index(outputs[0]),
-                                                           options: try op.table(4), reader: reader, tensorCount: tensors.count)))
+            operations.append(
+                try type.init(
+                    OperatorRecord(
+                        inputIndices: try op.int32Vector(1), output: try index(outputs[0]),
+                        options: try op.table(4), reader: reader, tensorCount: tensors.count)))
         }
         let graphInputs = try graph.int32Vector(1).map(index)
         let graphOutputs = try graph.int32Vector(2).map(index)

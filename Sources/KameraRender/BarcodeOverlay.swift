@@ -31,33 +31,44 @@ public struct BarcodeOverlay: Sendable {
             let corners = observation.pixelCorners.corners.map { PixelPoint(x: $0.x * sx, y: $0.y * sy) }
             var bounds = PixelRect(enclosing: corners)
             // Linear codes read on one scan line have a flat quad; give the marks some height.
-            if bounds.height < width * 4 { bounds = PixelRect(x: bounds.x, y: bounds.center.y - width * 4, width: bounds.width, height: width * 8) }
-            if bounds.width < width * 4 { bounds = PixelRect(x: bounds.center.x - width * 4, y: bounds.y, width: width * 8, height: bounds.height) }
-            let polygon = PixelRect(enclosing: corners).height < width * 4 || PixelRect(enclosing: corners).width < width * 4
+            if bounds.height < width * 4 {
+                bounds = PixelRect(x: bounds.x, y: bounds.center.y - width * 4, width: bounds.width, height: width * 8)
+            }
+            if bounds.width < width * 4 {
+                bounds = PixelRect(x: bounds.center.x - width * 4, y: bounds.y, width: width * 8, height: bounds.height)
+            }
+            let polygon =
+                PixelRect(enclosing: corners).height < width * 4 || PixelRect(enclosing: corners).width < width * 4
                 ? Quad(bounds).corners : corners
             canvas.fill(polygon: polygon, color: outlineColor.withOpacity(fillOpacity))
             canvas.stroke(polygon, closed: true, lineWidth: width, color: outlineColor)
             // The oval circumscribes the bounds (√2 larger), so it does not cut the corners.
             let grow = 0.5 * (2.0.squareRoot() - 1)
-            let oval = PixelRect(x: bounds.x - bounds.width * grow, y: bounds.y - bounds.height * grow,
-                                 width: bounds.width * (1 + 2 * grow), height: bounds.height * (1 + 2 * grow))
+            let oval = PixelRect(
+                x: bounds.x - bounds.width * grow, y: bounds.y - bounds.height * grow,
+                width: bounds.width * (1 + 2 * grow), height: bounds.height * (1 + 2 * grow))
             canvas.stroke(ellipseIn: oval, lineWidth: width, color: boundsColor)
             if let font { drawLabel(for: observation, below: oval, lineWidth: width, on: &canvas, font: font, layout: &layout) }
         }
     }
 
-    private func drawLabel(for observation: BarcodeObservation, below oval: PixelRect, lineWidth: Double,
-                           on canvas: inout Canvas, font: FontFace, layout: inout LabelLayout) {
+    private func drawLabel(
+        for observation: BarcodeObservation, below oval: PixelRect, lineWidth: Double,
+        on canvas: inout Canvas, font: FontFace, layout: inout LabelLayout
+    ) {
         let preferredSize = max(12, min(48, Double(canvas.buffer.height) / 30))
         let padding = preferredSize / 4
-        let fitted = font.fitting(Self.labelText(observation, limit: maximumLabelLength), size: preferredSize,
-                                  maximumWidth: Double(canvas.buffer.width) - 2 * padding)
+        let fitted = font.fitting(
+            Self.labelText(observation, limit: maximumLabelLength), size: preferredSize,
+            maximumWidth: Double(canvas.buffer.width) - 2 * padding)
         let boxWidth = Double(fitted.bitmap.width) + 2 * padding, boxHeight = Double(fitted.bitmap.height) + 2 * padding
         // Below the oval, else above it; the layout keeps it on the canvas and off other labels.
         let x = oval.center.x - boxWidth / 2
-        let box = layout.place(width: boxWidth, height: boxHeight, preferred: [
-            PixelPoint(x: x, y: oval.maxY + lineWidth), PixelPoint(x: x, y: oval.minY - boxHeight - lineWidth),
-        ].filter { $0.y >= 0 && $0.y + boxHeight <= Double(canvas.buffer.height) } + [PixelPoint(x: x, y: oval.maxY + lineWidth)])
+        let box = layout.place(
+            width: boxWidth, height: boxHeight,
+            preferred: [
+                PixelPoint(x: x, y: oval.maxY + lineWidth), PixelPoint(x: x, y: oval.minY - boxHeight - lineWidth),
+            ].filter { $0.y >= 0 && $0.y + boxHeight <= Double(canvas.buffer.height) } + [PixelPoint(x: x, y: oval.maxY + lineWidth)])
         canvas.fill(rect: box, color: Color.black.withOpacity(0.65))
         canvas.draw(text: fitted.text, at: PixelPoint(x: box.x + padding, y: box.y + padding), size: fitted.size, color: .white, font: font)
     }

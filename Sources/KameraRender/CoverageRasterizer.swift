@@ -14,8 +14,10 @@ struct CoverageRasterizer {
             for i in 0..<path.count {
                 let a = path[i], b = path[(i + 1) % path.count]
                 guard a.y != b.y, a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { continue }
-                edges.append(a.y < b.y ? Edge(x0: a.x, y0: a.y, x1: b.x, y1: b.y, winding: 1)
-                                       : Edge(x0: b.x, y0: b.y, x1: a.x, y1: a.y, winding: -1))
+                edges.append(
+                    a.y < b.y
+                        ? Edge(x0: a.x, y0: a.y, x1: b.x, y1: b.y, winding: 1)
+                        : Edge(x0: b.x, y0: b.y, x1: a.x, y1: a.y, winding: -1))
                 minY = min(minY, a.y, b.y)
                 maxY = max(maxY, a.y, b.y)
             }

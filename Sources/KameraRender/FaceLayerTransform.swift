@@ -19,8 +19,10 @@ public struct FaceLayerTransform: Sendable {
     /// Where the corners of `rect` land on screen (top-left, top-right, bottom-right, bottom-left).
     public func corners(of rect: PixelRect) -> [PixelPoint] {
         let c = rect.center
-        let local = [(-rect.width / 2, -rect.height / 2), (rect.width / 2, -rect.height / 2),
-                     (rect.width / 2, rect.height / 2), (-rect.width / 2, rect.height / 2)]
+        let local = [
+            (-rect.width / 2, -rect.height / 2), (rect.width / 2, -rect.height / 2),
+            (rect.width / 2, rect.height / 2), (-rect.width / 2, rect.height / 2),
+        ]
         return local.map { project(x: $0.0, y: $0.1, center: c) }
     }
 

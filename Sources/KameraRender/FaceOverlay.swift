@@ -23,14 +23,17 @@ public struct FaceOverlay: Sendable {
             guard let landmarks = face.landmarks else { continue }
             for name in FaceLandmarks.RegionName.allCases {
                 let region = landmarks.region(named: name)
-                let points = region.pointsInImageCoordinates(Size(width: Double(buffer.width), height: Double(buffer.height)),
-                                                             origin: .upperLeft)
+                let points = region.pointsInImageCoordinates(
+                    Size(width: Double(buffer.width), height: Double(buffer.height)),
+                    origin: .upperLeft)
                 if region.pointsClassification == .disconnected {
                     let r = width * 1.5
-                    canvas.fill(ellipseIn: PixelRect(x: points[0].x - r, y: points[0].y - r, width: 2 * r, height: 2 * r),
-                                color: landmarkColor)
+                    canvas.fill(
+                        ellipseIn: PixelRect(x: points[0].x - r, y: points[0].y - r, width: 2 * r, height: 2 * r),
+                        color: landmarkColor)
                 } else {
-                    canvas.stroke(points, closed: region.pointsClassification == .closedPath, lineWidth: max(1, width / 2), color: landmarkColor)
+                    canvas.stroke(
+                        points, closed: region.pointsClassification == .closedPath, lineWidth: max(1, width / 2), color: landmarkColor)
                 }
             }
         }

@@ -71,8 +71,10 @@ public final class FontFace: Sendable {
                 let rows = Int(bitmap.rows), cols = Int(bitmap.width), pitch = Int(bitmap.pitch)
                 if rows > 0, cols > 0, let buffer = bitmap.buffer, pitch > 0 {
                     let pixels = Array(UnsafeBufferPointer(start: buffer, count: rows * pitch))
-                    placed.append(Placed(x: penX + Int(glyph.bitmap_left), y: ascender - Int(glyph.bitmap_top),
-                                         w: cols, h: rows, pitch: pitch, pixels: pixels))
+                    placed.append(
+                        Placed(
+                            x: penX + Int(glyph.bitmap_left), y: ascender - Int(glyph.bitmap_top),
+                            w: cols, h: rows, pitch: pitch, pixels: pixels))
                 }
                 penX += Int(glyph.advance.x >> 6)
             }

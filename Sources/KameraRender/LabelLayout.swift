@@ -24,8 +24,9 @@ public struct LabelLayout: Sendable {
             let limit = Int((canvasSize.height / step).rounded(.up))
             search: for k in 1...max(1, limit) {
                 for direction in [1.0, -1.0] {
-                    let candidate = clampedRect(origin: PixelPoint(x: first.x, y: first.y + direction * Double(k) * step),
-                                                width: width, height: height)
+                    let candidate = clampedRect(
+                        origin: PixelPoint(x: first.x, y: first.y + direction * Double(k) * step),
+                        width: width, height: height)
                     if isFree(candidate) { choice = candidate; break search }
                 }
             }

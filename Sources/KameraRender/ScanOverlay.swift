@@ -17,15 +17,19 @@ public struct ScanOverlay: Sendable {
             let size = max(12, min(32, Double(canvas.buffer.height) / 36))
             for face in scan.faces {
                 let box = face.observation.pixelBox
-                let corners = FaceLayerTransform(roll: face.observation.roll.inRadians, yaw: face.observation.yaw.inRadians).corners(of: box)
+                let corners = FaceLayerTransform(roll: face.observation.roll.inRadians, yaw: face.observation.yaw.inRadians).corners(
+                    of: box)
                 let top = corners.min { $0.y < $1.y }!
                 let fitted = font.fitting("#\(face.faceID)", size: size, maximumWidth: Double(canvas.buffer.width))
                 let width = Double(fitted.bitmap.width), height = Double(fitted.bitmap.height)
                 // Above the layer's top corner, else below the face; always on the canvas.
-                let spot = layout.place(width: width, height: height, preferred: [
-                    PixelPoint(x: top.x - width / 2, y: top.y - height - 4), PixelPoint(x: box.center.x - width / 2, y: box.maxY + 4),
-                ])
-                canvas.draw(text: fitted.text, at: PixelPoint(x: spot.x, y: spot.y), size: fitted.size, color: faces.borderColor, font: font)
+                let spot = layout.place(
+                    width: width, height: height,
+                    preferred: [
+                        PixelPoint(x: top.x - width / 2, y: top.y - height - 4), PixelPoint(x: box.center.x - width / 2, y: box.maxY + 4),
+                    ])
+                canvas.draw(
+                    text: fitted.text, at: PixelPoint(x: spot.x, y: spot.y), size: fitted.size, color: faces.borderColor, font: font)
             }
         }
         barcodes.draw(scan.barcodes.map(\.observation), on: &canvas, font: font, layout: &layout)

@@ -15,15 +15,20 @@ enum StrokeOutline {
             let length = (dx * dx + dy * dy).squareRoot()
             guard length > 1e-9 else { continue }
             let nx = -dy / length * half, ny = dx / length * half
-            paths.append(oriented([PixelPoint(x: a.x + nx, y: a.y + ny), PixelPoint(x: b.x + nx, y: b.y + ny),
-                                   PixelPoint(x: b.x - nx, y: b.y - ny), PixelPoint(x: a.x - nx, y: a.y - ny)]))
+            paths.append(
+                oriented([
+                    PixelPoint(x: a.x + nx, y: a.y + ny), PixelPoint(x: b.x + nx, y: b.y + ny),
+                    PixelPoint(x: b.x - nx, y: b.y - ny), PixelPoint(x: a.x - nx, y: a.y - ny),
+                ]))
         }
         let sides = max(8, min(32, Int(width * 2)))
         for p in points {
-            paths.append(oriented((0..<sides).map { k in
-                let t = Double(k) / Double(sides) * 2 * .pi
-                return PixelPoint(x: p.x + cos(t) * half, y: p.y + sin(t) * half)
-            }))
+            paths.append(
+                oriented(
+                    (0..<sides).map { k in
+                        let t = Double(k) / Double(sides) * 2 * .pi
+                        return PixelPoint(x: p.x + cos(t) * half, y: p.y + sin(t) * half)
+                    }))
         }
         return paths
     }

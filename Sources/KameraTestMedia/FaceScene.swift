@@ -33,12 +33,15 @@ public struct FaceScene: Sendable {
 
     /// Pastes `head` so its face is `faceSide` pixels wide, centred at `center`, turned
     /// `degrees` clockwise on screen (so the expected roll is −degrees).
-    public mutating func place(_ head: (image: PixelBuffer, face: PixelRect), faceCenter center: PixelPoint,
-                               faceSide: Double, degrees: Double) {
+    public mutating func place(
+        _ head: (image: PixelBuffer, face: PixelRect), faceCenter center: PixelPoint,
+        faceSide: Double, degrees: Double
+    ) {
         let scale = faceSide / head.face.width
         // Place the whole cut so that the face centre lands on `center`.
-        let offset = PixelPoint(x: (head.face.center.x - Double(head.image.width) / 2) * scale,
-                                y: (head.face.center.y - Double(head.image.height) / 2) * scale)
+        let offset = PixelPoint(
+            x: (head.face.center.x - Double(head.image.width) / 2) * scale,
+            y: (head.face.center.y - Double(head.image.height) / 2) * scale)
         let angle = degrees * .pi / 180
         let (c, s) = (cos(angle), sin(angle))
         let imageCenter = PixelPoint(x: center.x - (offset.x * c - offset.y * s), y: center.y - (offset.x * s + offset.y * c))
@@ -46,8 +49,9 @@ public struct FaceScene: Sendable {
         let quad = SceneComposer.quad(for: pose, aspect: Double(head.image.height) / Double(head.image.width))
         composer.paste(head.image, onto: quad)
         let w = Double(head.image.width), h = Double(head.image.height)
-        let transform = PerspectiveTransform(from: [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)],
-                                             to: quad.corners)!
+        let transform = PerspectiveTransform(
+            from: [PixelPoint(x: 0, y: 0), PixelPoint(x: w, y: 0), PixelPoint(x: w, y: h), PixelPoint(x: 0, y: h)],
+            to: quad.corners)!
         faces.append(PlacedFace(center: center, faceSide: faceSide, roll: -angle, transform: transform))
     }
 

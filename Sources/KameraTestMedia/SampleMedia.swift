@@ -8,8 +8,9 @@ import KameraImageIO
 public enum SampleMedia {
     /// The folder holding the sample files.
     public static var directory: URL {
-        URL(fileURLWithPath: ProcessInfo.processInfo.environment["KAMERA_SAMPLE_MEDIA"]
-            ?? "/usr/share/doc/opencv-doc/examples/data")
+        URL(
+            fileURLWithPath: ProcessInfo.processInfo.environment["KAMERA_SAMPLE_MEDIA"]
+                ?? "/usr/share/doc/opencv-doc/examples/data")
     }
 
     /// The cache folder scripts/media.sh fills.
@@ -21,8 +22,10 @@ public enum SampleMedia {
     public static let facePhotos = [("messi5.jpg", 1), ("camera.png", 1), ("astronaut.png", 1)]
 
     /// Photos used as backgrounds for synthetic barcode scenes: varied texture and light.
-    public static let backgroundPhotos = ["messi5.jpg", "fruits.jpg", "baboon.jpg", "building.jpg", "home.jpg",
-                                          "lena.jpg", "starry_night.jpg", "board.jpg", "apple.jpg", "orange.jpg"]
+    public static let backgroundPhotos = [
+        "messi5.jpg", "fruits.jpg", "baboon.jpg", "building.jpg", "home.jpg",
+        "lena.jpg", "starry_night.jpg", "board.jpg", "apple.jpg", "orange.jpg",
+    ]
 
     /// The URL of a sample file, or a missing-resource error naming the package.
     public static func url(_ name: String) throws -> URL {
@@ -30,8 +33,9 @@ public enum SampleMedia {
         if FileManager.default.fileExists(atPath: url.path) { return url }
         let cached = cacheDirectory.appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: cached.path) else {
-            throw KameraError.missingResource(name: "sample media \(name) (looked in \(directory.path) and \(cacheDirectory.path))",
-                                              hint: "run scripts/setup.sh (installs Debian's opencv-doc and scikit-image's photos) or set KAMERA_SAMPLE_MEDIA")
+            throw KameraError.missingResource(
+                name: "sample media \(name) (looked in \(directory.path) and \(cacheDirectory.path))",
+                hint: "run scripts/setup.sh (installs Debian's opencv-doc and scikit-image's photos) or set KAMERA_SAMPLE_MEDIA")
         }
         return cached
     }

@@ -12,9 +12,10 @@ public struct SamplePayload: Sendable, Hashable {
     public static func make(_ symbology: BarcodeSymbology, index: Int = 0) -> SamplePayload {
         var random = SeededRandom(seed: UInt64(index) &* 7919 &+ symbology.rawValue.utf8.reduce(UInt64(0)) { $0 &* 31 &+ UInt64($1) } &+ 17)
         func digits(_ n: Int, firstNonZero: Bool = false) -> String {
-            String((0..<n).map { i in
-                Character(String(Int.random(in: (i == 0 && firstNonZero ? 1 : 0)...9, using: &random)))
-            })
+            String(
+                (0..<n).map { i in
+                    Character(String(Int.random(in: (i == 0 && firstNonZero ? 1 : 0)...9, using: &random)))
+                })
         }
         func same(_ text: String) -> SamplePayload { SamplePayload(input: .text(text), expectedText: text) }
         let words = ["Kamera", "Vision", "Linux", "Swift", "camera", "scan", "frame", "photo"]

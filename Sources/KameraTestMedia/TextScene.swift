@@ -28,9 +28,11 @@ public struct TextScene: Sendable {
 
     /// Draws `lines` in `font` at `pixelSize` and `color` onto `background`, turns the page by
     /// `rotation` degrees clockwise and applies `damage`.
-    public static func render(_ lines: [String], font: FontFace, pixelSize: Double, color: Color = .black,
-                              background: Background = .plain(.white), rotation: Double = 0,
-                              damage: Degradation = .none, seed: UInt64 = 1) -> TextScene {
+    public static func render(
+        _ lines: [String], font: FontFace, pixelSize: Double, color: Color = .black,
+        background: Background = .plain(.white), rotation: Double = 0,
+        damage: Degradation = .none, seed: UInt64 = 1
+    ) -> TextScene {
         let rendered = lines.map { font.render($0, pixelSize: pixelSize) }
         let margin = Int(pixelSize * 1.5)
         let lineHeight = Int(pixelSize * 1.5)
@@ -52,8 +54,9 @@ public struct TextScene: Sendable {
         }
         var canvas = Canvas(page)
         for (index, line) in lines.enumerated() {
-            canvas.draw(text: line, at: PixelPoint(x: Double(margin), y: Double(margin + index * lineHeight)),
-                        size: pixelSize, color: color, font: font)
+            canvas.draw(
+                text: line, at: PixelPoint(x: Double(margin), y: Double(margin + index * lineHeight)),
+                size: pixelSize, color: color, font: font)
         }
         var image = canvas.buffer
         if rotation != 0 {

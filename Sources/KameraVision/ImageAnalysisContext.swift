@@ -60,7 +60,8 @@ public final class ImageAnalysisContext: Sendable {
         let x0 = max(0, Int(exact.x.rounded(.down))), y0 = max(0, Int(exact.y.rounded(.down)))
         let x1 = min(Int(size.width), Int(exact.maxX.rounded(.up))), y1 = min(Int(size.height), Int(exact.maxY.rounded(.up)))
         guard x1 > x0, y1 > y0 else {
-            throw KameraError.invalidArgument("regionOfInterest \(region) covers no whole pixel of a \(Int(size.width))×\(Int(size.height)) image")
+            throw KameraError.invalidArgument(
+                "regionOfInterest \(region) covers no whole pixel of a \(Int(size.width))×\(Int(size.height)) image")
         }
         let crop = PixelRect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
         return ImageAnalysisContext(Image(pixelBuffer: image.pixelBuffer.cropped(to: crop)))

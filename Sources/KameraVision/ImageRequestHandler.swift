@@ -23,7 +23,8 @@ public struct ImageRequestHandler: Sendable {
     /// Runs each request in turn, on an analysis thread (``AnalysisExecutor``), and returns
     /// their results in the same order.
     public func perform<each Request: ImageRequest>(_ request: repeat each Request) async throws
-        -> (repeat (each Request).Result) {
+        -> (repeat (each Request).Result)
+    {
         let context = context
         return try await AnalysisExecutor.run { (repeat try (each request).perform(in: context)) }
     }

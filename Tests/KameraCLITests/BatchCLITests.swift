@@ -67,8 +67,9 @@ import Testing
         // The same batch as one JSON document, and from a path list on stdin.
         let document = try kamera(["detect", corpus.root])
         #expect((document.json?["results"] as? [[String: Any]])?.count == corpus.expected.count)
-        let listed = try kamera(["detect", "--format", "jsonl", "-"],
-                                stdin: Data(corpus.expected.map(\.path).joined(separator: "\n").utf8))
+        let listed = try kamera(
+            ["detect", "--format", "jsonl", "-"],
+            stdin: Data(corpus.expected.map(\.path).joined(separator: "\n").utf8))
         #expect(listed.stdout == run.stdout)
     }
 
@@ -138,8 +139,10 @@ import Testing
         #expect(results.compactMap(payload) == corpus.expected.compactMap(\.payload))
     }
 
-    @Test(arguments: [["--shard", "3/3"], ["--shard", "1"], ["--shard", "-1/2"], ["--jobs", "0"],
-                      ["--resume", "x.jsonl", "--format", "json"], ["--format", "xml"]])
+    @Test(arguments: [
+        ["--shard", "3/3"], ["--shard", "1"], ["--shard", "-1/2"], ["--jobs", "0"],
+        ["--resume", "x.jsonl", "--format", "json"], ["--format", "xml"],
+    ])
     func batchUsageErrorsExit64(_ options: [String]) throws {
         let run = try kamera(["detect"] + options + [dir.path])
         #expect(run.status == 64, "\(options): \(run.stderr)")

@@ -27,8 +27,10 @@ import Testing
     @Test func aFullStandardOutputIsAnErrorNotACrashOrASilentCut() throws {
         let scene = try qrScene()
         let megamind = try SampleMedia.url("Megamind.avi").path
-        for arguments in [["detect", scene], ["symbologies"], ["models", "--json"], ["scan", megamind, "--max-frames", "3", "--barcodes"],
-                          ["record", "--test-pattern", "--size", "320x240", "--duration", "0.2", "-o", path("full.mp4")]] {
+        for arguments in [
+            ["detect", scene], ["symbologies"], ["models", "--json"], ["scan", megamind, "--max-frames", "3", "--barcodes"],
+            ["record", "--test-pattern", "--size", "320x240", "--duration", "0.2", "-o", path("full.mp4")],
+        ] {
             let run = try kamera(arguments, stdoutPath: "/dev/full")
             #expect(run.status == 1, "\(arguments): \(run.status) \(run.stderr)")
             #expect(run.stderr.contains("cannot write standard output: No space left on device"), "\(arguments): \(run.stderr)")
@@ -45,8 +47,14 @@ import Testing
             (["record", "--test-pattern", "--duration", "0", "-o", path("a.mp4")], "maximum duration must be a positive number"),
             (["record", "--test-pattern", "--duration", "-2", "-o", path("a.mp4")], "maximum duration must be a positive number"),
             (["record", "--test-pattern", "--duration", "1", "--fps", "-30", "-o", path("a.mp4")], "frame rate must be"),
-            (["record", "--test-pattern", "--duration", "1", "--rotation", "45", "-o", path("a.mp4")], "rotation must be 0, 90, 180 or 270"),
-            (["record", "--test-pattern", "--duration", "1", "-o", path("z.avi")], "recordings are MPEG-4 (.mp4, .m4v) or QuickTime (.mov)"),
+            (
+                ["record", "--test-pattern", "--duration", "1", "--rotation", "45", "-o", path("a.mp4")],
+                "rotation must be 0, 90, 180 or 270"
+            ),
+            (
+                ["record", "--test-pattern", "--duration", "1", "-o", path("z.avi")],
+                "recordings are MPEG-4 (.mp4, .m4v) or QuickTime (.mov)"
+            ),
             (["record", "--test-pattern", "--duration", "1", "--size", "0x0"], "--size must be WIDTHxHEIGHT"),
             (["thumbnail", "x.mp4", "-o", path("t.png"), "--max-size", "100000x100000"], "--max-size must be WIDTHxHEIGHT"),
             (["thumbnail", "x.mp4", "-o", path("t.png"), "--at", "-1"], "--at must be a time"),
@@ -73,7 +81,8 @@ import Testing
     @Test func aRecordingWithoutFramesFailsAndLeavesNoFile() throws {
         let run = try kamera(["record", "--test-pattern", "--duration", "1", "--max-size", "10", "-o", path("tiny.mp4")])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("nothing was recorded") && run.stderr.contains("larger than the size limit of 10 bytes"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("nothing was recorded") && run.stderr.contains("larger than the size limit of 10 bytes"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: path("tiny.mp4")))
         #expect(run.stdout.isEmpty)
     }

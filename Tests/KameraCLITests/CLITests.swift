@@ -79,8 +79,9 @@ func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: D
 
     @Test("The README's generate/detect example is exactly what the commands print")
     func readmeExampleMatchesOutput() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
         let generateLine = #"$ kamera generate qr "https://example.org/kamera" -o qr.png --module-size 6 --ecc Q"#
         let detectLine = "$ kamera detect --barcodes qr.png notes.png"
         let start = try #require(readme.range(of: generateLine + "\n"))
@@ -108,8 +109,10 @@ func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: D
         let results = try #require(run.json?["results"] as? [[String: Any]])
         #expect(results.count == 1)
         // Fields come in the documented order.
-        let order = ["\"input\"", "\"width\"", "\"height\"", "\"barcodes\"", "\"symbology\"", "\"payload\"",
-                     "\"payloadBase64\"", "\"boundingBox\"", "\"pixelCorners\""]
+        let order = [
+            "\"input\"", "\"width\"", "\"height\"", "\"barcodes\"", "\"symbology\"", "\"payload\"",
+            "\"payloadBase64\"", "\"boundingBox\"", "\"pixelCorners\"",
+        ]
         let positions = order.compactMap { run.stdout.range(of: $0)?.lowerBound }
         #expect(positions.count == order.count && positions == positions.sorted())
         let result = results[0]
@@ -149,7 +152,10 @@ func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: D
         let run = try kamera(["detect", path])
         #expect(run.stdout.contains(#""payload": "[)>\u001e06\u001d1PAB\u0001Q\u001e\u0004""#), "\(run.stdout)")
         let code = try #require(((run.json?["results"] as? [[String: Any]])?.first?["barcodes"] as? [[String: Any]])?.first)
-        #expect((code["payload"] as? String).map { Array($0.utf8) } == [0x5B, 0x29, 0x3E, 0x1E, 0x30, 0x36, 0x1D, 0x31, 0x50, 0x41, 0x42, 0x01, 0x51, 0x1E, 0x04])
+        #expect(
+            (code["payload"] as? String).map { Array($0.utf8) } == [
+                0x5B, 0x29, 0x3E, 0x1E, 0x30, 0x36, 0x1D, 0x31, 0x50, 0x41, 0x42, 0x01, 0x51, 0x1E, 0x04,
+            ])
         let table = try kamera(["detect", "--format", "table", path])
         #expect(table.stdout.contains("[)><RS>06<GS>1PAB<SOH>Q<RS><EOT>"), "\(table.stdout)")
     }
@@ -166,7 +172,8 @@ func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: D
         #expect(run.status == 1)
         let results = try #require(run.json?["results"] as? [[String: Any]])
         #expect(results.count == 5)
-        #expect(results.map { $0["input"] as? String } == [text, scene.path, empty, truncated, dir.appendingPathComponent("missing.webp").path])
+        #expect(
+            results.map { $0["input"] as? String } == [text, scene.path, empty, truncated, dir.appendingPathComponent("missing.webp").path])
         #expect(results[1]["error"] == nil && (results[1]["barcodes"] as? [Any])?.count == 2)
         for index in [0, 2, 3, 4] {
             let error = try #require(results[index]["error"] as? [String: String], "\(index)")
@@ -198,7 +205,9 @@ func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: D
     }
 
     @Test func generateThenDetectRoundTrips() throws {
-        for (symbology, text) in [("qr", "Kamera CLI ✓"), ("datamatrix", "DM 42"), ("ean13", "4006381333931"), ("code128", "ABC-123"), ("pdf417", "stacked")] {
+        for (symbology, text) in [
+            ("qr", "Kamera CLI ✓"), ("datamatrix", "DM 42"), ("ean13", "4006381333931"), ("code128", "ABC-123"), ("pdf417", "stacked"),
+        ] {
             let out = dir.appendingPathComponent("\(symbology).png").path
             let generated = try kamera(["generate", symbology, text, "-o", out, "--module-size", "3"])
             #expect(generated.status == 0, "\(generated.stderr)")
@@ -235,8 +244,10 @@ func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: D
         #expect(run.stdout.contains("recorded 60 frames (maximumDurationReached) and a 100×56 thumbnail"))
         // A readable table and the summary, not thousands of lines of JSON (that is --json).
         #expect(run.stdout.hasPrefix("INPUT") && run.stdout.split(separator: "\n").count < 80)
-        for file in ["scene1.annotated.png", "text.annotated.png", "pattern.mov", "pattern_thumbnail.png",
-                     "faces_astronaut.annotated.png", "live.annotated.mp4"] {
+        for file in [
+            "scene1.annotated.png", "text.annotated.png", "pattern.mov", "pattern_thumbnail.png",
+            "faces_astronaut.annotated.png", "live.annotated.mp4",
+        ] {
             #expect(FileManager.default.fileExists(atPath: out + "/" + file), "\(file)")
         }
     }

@@ -28,11 +28,13 @@ import Testing
         // The annotation has red (face layer) and green (landmarks) pixels.
         let annotated = try Image(contentsOf: out).pixelBuffer.converted(to: .rgb8)
         var red = 0, green = 0
-        for y in 60..<200 { for x in 160..<290 {
-            let p = annotated.pixel(x: x, y: y)
-            if p[0] > 200 && p[1] < 60 && p[2] < 60 { red += 1 }
-            if p[1] > 150 && p[0] < 80 && p[2] < 80 { green += 1 }
-        } }
+        for y in 60..<200 {
+            for x in 160..<290 {
+                let p = annotated.pixel(x: x, y: y)
+                if p[0] > 200 && p[1] < 60 && p[2] < 60 { red += 1 }
+                if p[1] > 150 && p[0] < 80 && p[2] < 80 { green += 1 }
+            }
+        }
         #expect(red > 100 && green > 100, "red \(red) green \(green)")
     }
 
@@ -57,7 +59,8 @@ import Testing
         var bytes = try Data(contentsOf: URL(fileURLWithPath: source))
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: empty.appendingPathComponent(KameraModel.faceDetectionShortRange.fileName))
-        let corrupt = try kamera(["detect", "--faces", try SampleMedia.url("astronaut.png").path], environment: ["KAMERA_MODELS": empty.path])
+        let corrupt = try kamera(
+            ["detect", "--faces", try SampleMedia.url("astronaut.png").path], environment: ["KAMERA_MODELS": empty.path])
         #expect(corrupt.status == 1 && corrupt.stdout.contains("checksum"), "\(corrupt.stdout)")
     }
 

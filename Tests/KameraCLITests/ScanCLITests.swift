@@ -44,7 +44,9 @@ import Testing
         #expect(allEvents.contains { $0["type"] == "appeared" && $0["kind"] == "face" && $0["id"] == "1" })
         #expect(allEvents.contains { $0["type"] == "appeared" && $0["kind"] == "barcode" && $0["id"] == "qr:scan me" })
         // The code left at 1 s; lost about 0.2 s later.
-        let lostAt = records.first { ($0["events"] as? [[String: String]] ?? []).contains { $0["type"] == "lost" && $0["kind"] == "barcode" } }?["t"] as? Double
+        let lostAt =
+            records.first { ($0["events"] as? [[String: String]] ?? []).contains { $0["type"] == "lost" && $0["kind"] == "barcode" } }?["t"]
+            as? Double
         #expect(lostAt.map { $0 >= 1.15 && $0 <= 1.3 } == true, "lost at \(String(describing: lostAt))")
         #expect((records.last?["end"] as? Bool) == true)
         let firstFace = try #require((records[5]["faces"] as? [[String: Any]])?.first)
@@ -56,10 +58,12 @@ import Testing
         while let frame = try reader.nextFrame() {
             if frames == 30 {
                 let rgb = frame.pixelBuffer
-                for y in stride(from: 100, to: 320, by: 2) { for x in stride(from: 150, to: 400, by: 2) {
-                    let p = rgb.pixel(x: x, y: y)
-                    if p[0] > 180 && p[1] < 80 && p[2] < 80 { redPixels += 1 }
-                } }
+                for y in stride(from: 100, to: 320, by: 2) {
+                    for x in stride(from: 150, to: 400, by: 2) {
+                        let p = rgb.pixel(x: x, y: y)
+                        if p[0] > 180 && p[1] < 80 && p[2] < 80 { redPixels += 1 }
+                    }
+                }
             }
             frames += 1
         }

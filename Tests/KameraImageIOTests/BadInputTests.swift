@@ -2,14 +2,17 @@ import Foundation
 import KameraCore
 import KameraTestMedia
 import Testing
+
 @testable import KameraImageIO
 
 /// Every broken input must give a typed error, never a crash or a silently wrong image.
 @Suite struct BadInputTests {
     let photo = try! SampleMedia.photo("messi5.jpg").pixelBuffer
 
-    private func expectError(_ data: Data, options: ImageDecodingOptions = .init(), _ matches: (KameraError) -> Bool,
-                             sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectError(
+        _ data: Data, options: ImageDecodingOptions = .init(), _ matches: (KameraError) -> Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try ImageDecoder.decode(data, path: "input", options: options)
             Issue.record("decoding succeeded", sourceLocation: sourceLocation)
@@ -121,7 +124,8 @@ import Testing
         // A PNG declaring 100000 × 100000 RGB pixels (30 GB decoded) in a few dozen bytes.
         var ihdr = bigEndian32(100_000) + bigEndian32(100_000)
         ihdr += [8, 2, 0, 0, 0]
-        let png = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + pngChunk("IHDR", ihdr)
+        let png =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + pngChunk("IHDR", ihdr)
             + pngChunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + pngChunk("IEND", [])
         expectError(Data(png)) {
             $0.code == .imageTooLarge && $0.reason.contains("100000×100000 pixels")
@@ -140,7 +144,8 @@ import Testing
     @Test func webpDecompressionBomb() {
         // A lossless WebP header declaring 16384 × 16384 (the format's maximum).
         let bits: UInt32 = 16383 | (16383 << 14)
-        let vp8l: [UInt8] = [0x2F, UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF), UInt8(bits >> 16 & 0xFF), UInt8(bits >> 24 & 0xFF)]
+        let vp8l: [UInt8] =
+            [0x2F, UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF), UInt8(bits >> 16 & 0xFF), UInt8(bits >> 24 & 0xFF)]
             + [UInt8](repeating: 0, count: 27)
         func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
         let chunk = Array("VP8L".utf8) + le32(vp8l.count) + vp8l

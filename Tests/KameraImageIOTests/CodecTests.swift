@@ -2,6 +2,7 @@ import Foundation
 import KameraCore
 import KameraTestMedia
 import Testing
+
 @testable import KameraImageIO
 
 @Suite struct CodecTests {

@@ -1,6 +1,7 @@
 import Foundation
 import KameraCore
 import Testing
+
 @testable import KameraImageIO
 
 @Suite struct ExifOrientationTests {

@@ -36,10 +36,12 @@ func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
 
 /// A little-endian TIFF block holding only the orientation tag.
 func exifTIFF(orientation: Int) -> [UInt8] {
-    [0x49, 0x49, 42, 0, 8, 0, 0, 0,  // header, IFD0 at offset 8
-     1, 0,  // one entry
-     0x12, 0x01, 3, 0, 1, 0, 0, 0, UInt8(orientation), 0, 0, 0,  // 0x0112 SHORT ×1
-     0, 0, 0, 0]  // no next IFD
+    [
+        0x49, 0x49, 42, 0, 8, 0, 0, 0,  // header, IFD0 at offset 8
+        1, 0,  // one entry
+        0x12, 0x01, 3, 0, 1, 0, 0, 0, UInt8(orientation), 0, 0, 0,  // 0x0112 SHORT ×1
+        0, 0, 0, 0,
+    ]  // no next IFD
 }
 
 /// `jpeg` with an APP1 Exif segment carrying `orientation` inserted after SOI.

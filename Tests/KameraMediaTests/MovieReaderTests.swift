@@ -27,8 +27,12 @@ func temporaryFile(_ name: String) -> String {
     @Test(arguments: ["Megamind.avi", "vtest.avi"])
     func readsRealVideosFrameAccurately(name: String) throws {
         let path = try SampleMedia.url(name).path
-        let probe = try tool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
-                                         "-show_entries", "stream=width,height,nb_read_frames", "-of", "csv=p=0", path])
+        let probe = try tool(
+            "ffprobe",
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0",
+                "-show_entries", "stream=width,height,nb_read_frames", "-of", "csv=p=0", path,
+            ])
         let fields = probe.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
         try #require(fields.count == 3)
         let reader = try MovieReader(path: path)
@@ -112,8 +116,12 @@ func temporaryFile(_ name: String) -> String {
     /// A one-second clip of Megamind.avi carrying a rotation in its display matrix.
     func rotatedClip(_ degrees: Int) throws -> String {
         let plain = temporaryFile("plain.mp4"), rotated = temporaryFile("rot\(degrees).mp4")
-        _ = try tool("ffmpeg", ["-v", "error", "-y", "-i", try SampleMedia.url("Megamind.avi").path, "-t", "1", "-an",
-                                "-c:v", "libx264", "-pix_fmt", "yuv420p", plain])
+        _ = try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-i", try SampleMedia.url("Megamind.avi").path, "-t", "1", "-an",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", plain,
+            ])
         // FFmpeg 5.1 writes the rotate tag into the display matrix only when remuxing.
         _ = try tool("ffmpeg", ["-v", "error", "-y", "-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=\(degrees)", rotated])
         try? FileManager.default.removeItem(atPath: plain)

@@ -7,13 +7,20 @@ import Testing
 func kameraExecutable() -> URL {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let candidate = directory.appendingPathComponent("kamera")
-    return FileManager.default.fileExists(atPath: candidate.path) ? candidate : directory.deletingLastPathComponent().appendingPathComponent("kamera")
+    return FileManager.default.fileExists(atPath: candidate.path)
+        ? candidate : directory.deletingLastPathComponent().appendingPathComponent("kamera")
 }
 
 /// Frames ffprobe decodes from `path`, or nil when it cannot read the file at all.
 func ffprobeFrameCount(_ path: String) -> Int? {
-    guard let output = try? tool("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
-                                             "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path]) else { return nil }
+    guard
+        let output = try? tool(
+            "ffprobe",
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0",
+                "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", path,
+            ])
+    else { return nil }
     return Int(output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").first ?? "")
 }
 
@@ -59,8 +66,10 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
             let path = temporaryFile("killed.mov")
             let process = Process()
             process.executableURL = kameraExecutable()
-            process.arguments = ["record", "--test-pattern", "--realtime", "--size", "640x480", "--fps", "30", "--duration", "60",
-                                 "--fragment-interval", String(fragmentInterval), "-o", path]
+            process.arguments = [
+                "record", "--test-pattern", "--realtime", "--size", "640x480", "--fps", "30", "--duration", "60",
+                "--fragment-interval", String(fragmentInterval), "-o", path,
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -98,7 +107,8 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
         let path = temporaryFile("duration.mov")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let pattern = TestPatternSource(width: 320, height: 240)
-        let recorder = try MovieRecorder(url: URL(fileURLWithPath: path), settings: RecordingSettings(width: 320, height: 240, maximumDuration: 1.5))
+        let recorder = try MovieRecorder(
+            url: URL(fileURLWithPath: path), settings: RecordingSettings(width: 320, height: 240, maximumDuration: 1.5))
         var appended = 0
         for index in 0..<300 {
             let frame = pattern.frame(index)
@@ -116,8 +126,9 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
         let path = temporaryFile("size.mp4")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let limit: Int64 = 1_500_000
-        let recorder = try MovieRecorder(url: URL(fileURLWithPath: path),
-                                         settings: RecordingSettings(width: 320, height: 240, fragmentInterval: 0.2, maximumFileSize: limit))
+        let recorder = try MovieRecorder(
+            url: URL(fileURLWithPath: path),
+            settings: RecordingSettings(width: 320, height: 240, fragmentInterval: 0.2, maximumFileSize: limit))
         var appended = 0
         for index in 0..<500 {
             guard try recorder.append(noiseFrame(UInt64(index)), at: Double(index) / 30) else { break }
@@ -140,8 +151,9 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
         }
         let path = mountPoint + "/movie.mov"
         let minimum: Int64 = 2_000_000
-        let recorder = try MovieRecorder(url: URL(fileURLWithPath: path),
-                                         settings: RecordingSettings(width: 320, height: 240, fragmentInterval: 0.2, minimumFreeDiskSpace: minimum))
+        let recorder = try MovieRecorder(
+            url: URL(fileURLWithPath: path),
+            settings: RecordingSettings(width: 320, height: 240, fragmentInterval: 0.2, minimumFreeDiskSpace: minimum))
         for index in 0..<500 {
             guard try recorder.append(noiseFrame(UInt64(index)), at: Double(index) / 30) else { break }
         }
@@ -151,8 +163,9 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
         #expect(ffprobeFrameCount(path) == summary.frames)
         // Refused up front when the disk is already below the minimum.
         #expect(throws: KameraError.self) {
-            try MovieRecorder(url: URL(fileURLWithPath: mountPoint + "/second.mov"),
-                              settings: RecordingSettings(width: 320, height: 240, minimumFreeDiskSpace: 3_500_000))
+            try MovieRecorder(
+                url: URL(fileURLWithPath: mountPoint + "/second.mov"),
+                settings: RecordingSettings(width: 320, height: 240, minimumFreeDiskSpace: 3_500_000))
         }
     }
 
@@ -161,7 +174,8 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
         let path = temporaryFile("rotated.mov")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let pattern = TestPatternSource(width: 320, height: 240)
-        let recorder = try MovieRecorder(url: URL(fileURLWithPath: path), settings: RecordingSettings(width: 320, height: 240, rotation: degrees))
+        let recorder = try MovieRecorder(
+            url: URL(fileURLWithPath: path), settings: RecordingSettings(width: 320, height: 240, rotation: degrees))
         for index in 0..<10 { try recorder.append(pattern.frame(index).pixelBuffer, at: Double(index) / 30) }
         _ = try recorder.finish()
         #expect(try MovieReader(path: path).rotation == degrees)
@@ -187,7 +201,8 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
         #expect(throws: KameraError.self) {
             try MovieRecorder(url: URL(fileURLWithPath: "/nonexistent/dir/movie.mov"), settings: RecordingSettings(width: 320, height: 240))
         }
-        let recorder = try MovieRecorder(url: URL(fileURLWithPath: temporaryFile("wrong.mov")), settings: RecordingSettings(width: 320, height: 240))
+        let recorder = try MovieRecorder(
+            url: URL(fileURLWithPath: temporaryFile("wrong.mov")), settings: RecordingSettings(width: 320, height: 240))
         #expect(throws: KameraError.self) { try recorder.append(noiseFrame(1, width: 160, height: 120), at: 0) }
         // Limits that could never stop a recording, or stop it before it starts, are refused.
         let bad: [RecordingSettings] = [
@@ -225,7 +240,8 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
         #expect(!FileManager.default.fileExists(atPath: empty))
         // A size limit below the first frame: stopped before any frame, reported as such.
         let tiny = temporaryFile("tiny.mp4")
-        let limited = try MovieRecorder(url: URL(fileURLWithPath: tiny), settings: RecordingSettings(width: 320, height: 240, maximumFileSize: 100))
+        let limited = try MovieRecorder(
+            url: URL(fileURLWithPath: tiny), settings: RecordingSettings(width: 320, height: 240, maximumFileSize: 100))
         #expect(try limited.append(noiseFrame(2), at: 0) == false)
         do {
             _ = try limited.finish()
@@ -243,7 +259,9 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
         try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: fake) }
         #expect(CameraDevice.discover(in: fake).isEmpty)
-        for name in ["video2", "video10", "video0", "vcs"] { #expect(FileManager.default.createFile(atPath: fake + "/" + name, contents: nil)) }
+        for name in ["video2", "video10", "video0", "vcs"] {
+            #expect(FileManager.default.createFile(atPath: fake + "/" + name, contents: nil))
+        }
         let found = CameraDevice.discover(in: fake)
         #expect(found.map(\.path) == [fake + "/video0", fake + "/video2", fake + "/video10"])
         // Plain files are no capture devices: listed by name, without formats.

@@ -24,18 +24,18 @@ enum LiteRTReference {
     }
 
     private static let script = """
-    import sys, numpy as np
-    from ai_edge_litert.interpreter import Interpreter
-    model, inp, out = sys.argv[1:4]
-    it = Interpreter(model_path=model, num_threads=1)
-    it.allocate_tensors()
-    d = it.get_input_details()[0]
-    it.set_tensor(d['index'], np.fromfile(inp, dtype=np.float32).reshape(d['shape']))
-    it.invoke()
-    with open(out, 'wb') as f:
-        for o in it.get_output_details():
-            f.write(it.get_tensor(o['index']).astype(np.float32).tobytes())
-    """
+        import sys, numpy as np
+        from ai_edge_litert.interpreter import Interpreter
+        model, inp, out = sys.argv[1:4]
+        it = Interpreter(model_path=model, num_threads=1)
+        it.allocate_tensors()
+        d = it.get_input_details()[0]
+        it.set_tensor(d['index'], np.fromfile(inp, dtype=np.float32).reshape(d['shape']))
+        it.invoke()
+        with open(out, 'wb') as f:
+            for o in it.get_output_details():
+                f.write(it.get_tensor(o['index']).astype(np.float32).tobytes())
+        """
 
     /// Every output of `model` on `input`, concatenated in output order.
     static func run(model: String, input: [Float]) throws -> [Float] {

@@ -1,6 +1,7 @@
 import Foundation
 import KameraCore
 import Testing
+
 @testable import KameraNN
 
 @Suite("MediaPipe face models: KameraNN against LiteRT on the same inputs")
@@ -15,11 +16,15 @@ struct ModelReferenceTests {
         let count = shape.reduce(1, *)
         let (h, w, c) = (shape[1], shape[2], shape[3])
         var input = [Float](repeating: 0, count: count)
-        for y in 0..<h { for x in 0..<w { for k in 0..<c {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            let noise = Float(seed >> 40) / Float(1 << 24) - 0.5
-            input[(y * w + x) * c + k] = sin(Float(x) * 0.11 + Float(k)) * cos(Float(y) * 0.07) * 0.8 + noise * 0.4
-        } } }
+        for y in 0..<h {
+            for x in 0..<w {
+                for k in 0..<c {
+                    seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                    let noise = Float(seed >> 40) / Float(1 << 24) - 0.5
+                    input[(y * w + x) * c + k] = sin(Float(x) * 0.11 + Float(k)) * cos(Float(y) * 0.07) * 0.8 + noise * 0.4
+                }
+            }
+        }
         let session = network.makeSession()
         let ours = try session.run(input).flatMap { $0 }
         let reference = try LiteRTReference.run(model: path, input: input)
@@ -66,7 +71,9 @@ struct ModelReferenceTests {
         // The store's checksum catches corruption that still parses.
         var flipped = bytes
         flipped[bytes.count - 100] ^= 0x40
-        #expect(throws: KameraError.self) { try ModelStore.verifiedNetwork(bytes: flipped, path: "flipped", model: .faceDetectionShortRange) }
+        #expect(throws: KameraError.self) {
+            try ModelStore.verifiedNetwork(bytes: flipped, path: "flipped", model: .faceDetectionShortRange)
+        }
         _ = try ModelStore.verifiedNetwork(bytes: bytes, path: "good", model: .faceDetectionShortRange)
         #expect(throws: KameraError.self) { try NeuralNetwork(bytes: Array("not a model at all".utf8), name: "text") }
         do {

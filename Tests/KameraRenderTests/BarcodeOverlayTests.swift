@@ -2,13 +2,15 @@ import Foundation
 import Kamera
 import KameraTestMedia
 import Testing
+
 @testable import KameraRender
 
 @Suite struct BarcodeOverlayTests {
     @Test func drawsOvalPolygonAndLabel() async throws {
         var composer = SceneComposer(background: try SampleMedia.photo("messi5.jpg").pixelBuffer, width: 640, height: 480)
         let sample = SamplePayload.make(.qr, index: 1)
-        let truth = try composer.place(.qr, payload: sample.input, pose: CodePose(center: PixelPoint(x: 320, y: 200), width: 200, rotation: 30))
+        let truth = try composer.place(
+            .qr, payload: sample.input, pose: CodePose(center: PixelPoint(x: 320, y: 200), width: 200, rotation: 30))
         let image = composer.render()
         let observations = try await DetectBarcodesRequest().perform(on: image)
         try #require(observations.count == 1)
@@ -36,9 +38,10 @@ import Testing
     }
 
     @Test func labelsAreCleanedAndShortened() {
-        let long = BarcodeObservation(symbology: .code128, payloadString: "line1\nline2" + String(repeating: "x", count: 100),
-                                      payloadData: Data(), pixelCorners: Quad(PixelRect(x: 0, y: 0, width: 1, height: 1)),
-                                      imageSize: Size(width: 10, height: 10))
+        let long = BarcodeObservation(
+            symbology: .code128, payloadString: "line1\nline2" + String(repeating: "x", count: 100),
+            payloadData: Data(), pixelCorners: Quad(PixelRect(x: 0, y: 0, width: 1, height: 1)),
+            imageSize: Size(width: 10, height: 10))
         let text = BarcodeOverlay.labelText(long, limit: 20)
         #expect(!text.contains("\n") && text.hasSuffix("…") && text.count == "code128: ".count + 20)
         var binary = long
@@ -49,10 +52,12 @@ import Testing
 
     @Test func flatLinearQuadsStillGetVisibleMarks() {
         // A code read on one scan line has a zero-height quad.
-        let flat = BarcodeObservation(symbology: .ean13, payloadString: "4006381333931", payloadData: Data("4006381333931".utf8),
-                                      pixelCorners: Quad(topLeft: PixelPoint(x: 20, y: 50), topRight: PixelPoint(x: 180, y: 50),
-                                                         bottomRight: PixelPoint(x: 180, y: 50), bottomLeft: PixelPoint(x: 20, y: 50)),
-                                      imageSize: Size(width: 200, height: 100))
+        let flat = BarcodeObservation(
+            symbology: .ean13, payloadString: "4006381333931", payloadData: Data("4006381333931".utf8),
+            pixelCorners: Quad(
+                topLeft: PixelPoint(x: 20, y: 50), topRight: PixelPoint(x: 180, y: 50),
+                bottomRight: PixelPoint(x: 180, y: 50), bottomLeft: PixelPoint(x: 20, y: 50)),
+            imageSize: Size(width: 200, height: 100))
         var canvas = Canvas(PixelBuffer(width: 200, height: 100, format: .rgb8))
         BarcodeOverlay().draw([flat], on: &canvas, font: nil)
         let tinted = canvas.buffer.bytes.enumerated().filter { $0.offset % 3 == 1 && $0.element > 50 }.count

@@ -1,7 +1,8 @@
 import Kamera
 import KameraTestMedia
-@testable import KameraRender
 import Testing
+
+@testable import KameraRender
 
 @Suite struct LabelLayoutTests {
     @Test("Labels asking for the same spot are all placed inside the canvas and off each other")
@@ -32,8 +33,10 @@ import Testing
     @Test("Two codes side by side on a small frame get two whole labels")
     func overlayLabelsOnACrowdedFrame() async throws {
         var composer = SceneComposer(background: try SampleMedia.photo("building.jpg").pixelBuffer, width: 360, height: 200)
-        try composer.place(.qr, payload: .text("left code with a long message"), pose: CodePose(center: PixelPoint(x: 100, y: 90), width: 110))
-        try composer.place(.qr, payload: .text("right code with a long message"), pose: CodePose(center: PixelPoint(x: 250, y: 90), width: 110))
+        try composer.place(
+            .qr, payload: .text("left code with a long message"), pose: CodePose(center: PixelPoint(x: 100, y: 90), width: 110))
+        try composer.place(
+            .qr, payload: .text("right code with a long message"), pose: CodePose(center: PixelPoint(x: 250, y: 90), width: 110))
         let image = composer.render()
         let codes = try await DetectBarcodesRequest().perform(on: Image(pixelBuffer: image))
         #expect(codes.count == 2)

@@ -2,6 +2,7 @@ import Foundation
 import Kamera
 import KameraTestMedia
 import Testing
+
 @testable import KameraVision
 
 /// The agreement rule: a linear code that only one extra pass of the thorough effort read is
@@ -35,8 +36,9 @@ import Testing
         #expect(try !LinearCodeConfirmation.confirms(misread, in: gray, pass: pass))
         // Elsewhere in the photo (no code there) nothing confirms either.
         var displaced = truth
-        displaced.pixelCorners = Quad(topLeft: PixelPoint(x: 20, y: 20), topRight: PixelPoint(x: 120, y: 20),
-                                      bottomRight: PixelPoint(x: 120, y: 22), bottomLeft: PixelPoint(x: 20, y: 22))
+        displaced.pixelCorners = Quad(
+            topLeft: PixelPoint(x: 20, y: 20), topRight: PixelPoint(x: 120, y: 20),
+            bottomRight: PixelPoint(x: 120, y: 22), bottomLeft: PixelPoint(x: 20, y: 22))
         #expect(try !LinearCodeConfirmation.confirms(displaced, in: gray, pass: pass))
     }
 
@@ -56,10 +58,10 @@ import Testing
         third.payloadString = "9780201379624"
         third.payloadData = Data("9780201379624".utf8)
         var collection = BarcodeCollection()
-        collection.add([truth])                              // the default pass
-        collection.add([other], isDefaultPass: false)        // one extra pass only
+        collection.add([truth])  // the default pass
+        collection.add([other], isDefaultPass: false)  // one extra pass only
         collection.add([third], isDefaultPass: false)
-        collection.add([third], isDefaultPass: false)        // a second extra pass agrees
+        collection.add([third], isDefaultPass: false)  // a second extra pass agrees
         #expect(collection.observations.map(\.payloadString) == [truth.payloadString, "4006381333931", "9780201379624"])
         #expect(collection.agreed == [true, false, true])
         collection.filter { $1 }

@@ -1,6 +1,7 @@
 import Foundation
 import Kamera
 import Testing
+
 @testable import KameraVision
 
 @Suite struct BarcodeGeneratorTests {

@@ -2,6 +2,7 @@ import Foundation
 import Kamera
 import KameraTestMedia
 import Testing
+
 @testable import KameraVision
 
 /// Generate every symbology, put it into real photos with camera-like damage, decode it back.
@@ -16,7 +17,8 @@ import Testing
                 // zxing-cpp reads MaxiCode only as a pure, upright symbol; this is that case.
                 #expect(found.count == 1)
             }
-            let observation = try #require(match(found, symbology, sample.expectedText), "\(found.map { "\($0.symbology) \($0.payloadString ?? "")" })")
+            let observation = try #require(
+                match(found, symbology, sample.expectedText), "\(found.map { "\($0.symbology) \($0.payloadString ?? "")" })")
             #expect(observation.payloadData == Data(observation.payloadString!.utf8) || symbology.isTwoDimensional == false)
             #expect(observation.confidence == 1)
         }
@@ -25,10 +27,12 @@ import Testing
     /// Rotation, perspective, blur, noise and low contrast together, in one scene per symbology.
     @Test(arguments: BarcodeSymbology.generatable.filter { $0 != .maxiCode })
     func survivesCameraDamage(symbology: BarcodeSymbology) async throws {
-        let s = try scene(symbology, index: 3, rotation: 12, tilt: 0.1,
-                          damage: Degradation(blurSigma: 0.8, noiseSigma: 6, contrast: 0.6))
+        let s = try scene(
+            symbology, index: 3, rotation: 12, tilt: 0.1,
+            damage: Degradation(blurSigma: 0.8, noiseSigma: 6, contrast: 0.6))
         let found = try await DetectBarcodesRequest(effort: .thorough).perform(on: s.image)
-        let observation = try #require(match(found, symbology, s.expected), "found \(found.map { "\($0.symbology) \($0.payloadString ?? "")" })")
+        let observation = try #require(
+            match(found, symbology, s.expected), "found \(found.map { "\($0.symbology) \($0.payloadString ?? "")" })")
         if symbology.isTwoDimensional {
             #expect(cornerError(observation, s.truth) < 12)
         } else {

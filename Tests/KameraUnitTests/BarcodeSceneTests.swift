@@ -2,6 +2,7 @@ import Foundation
 import Kamera
 import KameraTestMedia
 import Testing
+
 @testable import KameraVision
 
 @Suite struct BarcodeSceneTests {
@@ -94,8 +95,9 @@ import Testing
             for column in 0..<2 {
                 let center = PixelPoint(x: 300 + Double(column) * 600, y: 150 + Double(row) * 300)
                 let isCode128 = (row + column) % 2 == 0
-                try composer.place(isCode128 ? .code128 : .gs1DataBar, payload: isCode128 ? code128.input : databar.input,
-                                   pose: CodePose(center: center, width: 420, rotation: Double(row * 4 - 4)), moduleSize: 3)
+                try composer.place(
+                    isCode128 ? .code128 : .gs1DataBar, payload: isCode128 ? code128.input : databar.input,
+                    pose: CodePose(center: center, width: 420, rotation: Double(row * 4 - 4)), moduleSize: 3)
             }
         }
         let image = composer.render(Degradation(noiseSigma: 3))

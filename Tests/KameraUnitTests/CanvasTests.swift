@@ -1,6 +1,7 @@
 import Foundation
 import Kamera
 import Testing
+
 @testable import KameraRender
 
 @Suite struct CanvasTests {
@@ -22,7 +23,8 @@ import Testing
     @Test func overlappingStrokeSegmentsDoNotCancel() {
         var canvas = blank()
         // A closed triangle: segments and joins overlap at every corner.
-        canvas.stroke([PixelPoint(x: 10, y: 10), PixelPoint(x: 50, y: 10), PixelPoint(x: 30, y: 35)], closed: true, lineWidth: 4, color: .red)
+        canvas.stroke(
+            [PixelPoint(x: 10, y: 10), PixelPoint(x: 50, y: 10), PixelPoint(x: 30, y: 35)], closed: true, lineWidth: 4, color: .red)
         for corner in [(10, 10), (50, 10), (30, 35), (30, 10)] {
             #expect(canvas.buffer.pixel(x: corner.0, y: corner.1) == [255, 0, 0], "\(corner)")
         }
@@ -68,13 +70,16 @@ import Testing
 
 @Suite struct TextOverlayTests {
     @Test func drawsWordAndCharacterBoxes() {
-        let character = CharacterBox(character: "K", pixelBox: PixelRect(x: 20, y: 20, width: 10, height: 20),
-                                     boundingBox: NormalizedRect(x: 0.2, y: 0.6, width: 0.1, height: 0.2))
-        let word = TextObservation(boundingBox: NormalizedRect(x: 0.2, y: 0.6, width: 0.5, height: 0.2),
-                                   pixelBox: PixelRect(x: 20, y: 20, width: 50, height: 20), string: "Kamera", confidence: 0.9,
-                                   characterBoxes: [character], words: [])
-        let line = TextObservation(boundingBox: word.boundingBox, pixelBox: word.pixelBox, string: "Kamera", confidence: 0.9,
-                                   characterBoxes: nil, words: [word])
+        let character = CharacterBox(
+            character: "K", pixelBox: PixelRect(x: 20, y: 20, width: 10, height: 20),
+            boundingBox: NormalizedRect(x: 0.2, y: 0.6, width: 0.1, height: 0.2))
+        let word = TextObservation(
+            boundingBox: NormalizedRect(x: 0.2, y: 0.6, width: 0.5, height: 0.2),
+            pixelBox: PixelRect(x: 20, y: 20, width: 50, height: 20), string: "Kamera", confidence: 0.9,
+            characterBoxes: [character], words: [])
+        let line = TextObservation(
+            boundingBox: word.boundingBox, pixelBox: word.pixelBox, string: "Kamera", confidence: 0.9,
+            characterBoxes: nil, words: [word])
         var canvas = Canvas(PixelBuffer(width: 100, height: 100, format: .rgb8, filledWith: [255, 255, 255]))
         TextOverlay().draw([line], on: &canvas)
         // The word box's top edge is blue; the character box's right edge is drawn inside it.

@@ -9,7 +9,8 @@ import Testing
     @Test(arguments: [BarcodeSymbology.code128, .dataMatrix, .qr, .pdf417, .aztec])
     func controlCharactersStayThemselves(symbology: BarcodeSymbology) async throws {
         // An ISO 15434 message: "[)>" RS "06" GS … RS EOT, plus SOH inside a field.
-        let message: [UInt8] = Array("[)>".utf8) + [0x1E] + Array("06".utf8) + [0x1D] + Array("1PAB-42".utf8)
+        let message: [UInt8] =
+            Array("[)>".utf8) + [0x1E] + Array("06".utf8) + [0x1D] + Array("1PAB-42".utf8)
             + [0x1D, 0x01] + Array("Q7".utf8) + [0x1E, 0x04]
         let image = try BarcodeGenerator(symbology: symbology, moduleSize: 3).generate(.bytes(Data(message)))
         let code = try #require(try await DetectBarcodesRequest().perform(on: image).first)

@@ -8,8 +8,8 @@ import Testing
 @Suite struct EANAddOnTests {
     /// (symbology, what the generator is given, the main number as reported, the add-on)
     static let cases: [(BarcodeSymbology, String, String, String)] = [
-        (.ean13, "9780201379624+51595", "9780201379624", "51595"),   // a book with its price
-        (.ean13, "9771234567003+07", "9771234567003", "07"),         // a periodical's issue
+        (.ean13, "9780201379624+51595", "9780201379624", "51595"),  // a book with its price
+        (.ean13, "9771234567003+07", "9771234567003", "07"),  // a periodical's issue
         (.upca, "036000291452+12345", "036000291452", "12345"),
         (.upce, "01234565+52", "01234565", "52"),
     ]
@@ -31,8 +31,9 @@ import Testing
 
     @Test func addOnsInAPhotographedScene() async throws {
         for (index, (symbology, text, main, addOn)) in Self.cases.enumerated() {
-            let s = try scene(symbology, index: index, rotation: 6, tilt: 0.05, width: 460, payload: .text(text),
-                              background: "building.jpg", damage: Degradation(blurSigma: 0.6, noiseSigma: 4, contrast: 0.8))
+            let s = try scene(
+                symbology, index: index, rotation: 6, tilt: 0.05, width: 460, payload: .text(text),
+                background: "building.jpg", damage: Degradation(blurSigma: 0.6, noiseSigma: 4, contrast: 0.8))
             let found = try await DetectBarcodesRequest().perform(on: s.image)
             let code = try #require(match(found, symbology, main), "\(text): \(found.map { $0.payloadString ?? "" })")
             #expect(code.supplementalPayloadString == addOn, "\(text)")

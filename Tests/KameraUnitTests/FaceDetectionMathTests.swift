@@ -1,6 +1,7 @@
 import Foundation
 import KameraCore
 import Testing
+
 @testable import KameraNN
 @testable import KameraVision
 
@@ -21,8 +22,9 @@ import Testing
     @Test("Weighted NMS: overlapping detections merge into their score-weighted mean; apart ones stay")
     func weightedNMS() {
         func detection(_ x: Double, _ score: Float) -> FaceDetection {
-            FaceDetection(box: PixelRect(x: x, y: 0, width: 100, height: 100),
-                          keypoints: (0..<6).map { PixelPoint(x: x + Double($0), y: 50) }, score: score)
+            FaceDetection(
+                box: PixelRect(x: x, y: 0, width: 100, height: 100),
+                keypoints: (0..<6).map { PixelPoint(x: x + Double($0), y: 50) }, score: score)
         }
         let merged = WeightedNonMaxSuppression.apply([detection(0, 0.6), detection(10, 0.9), detection(300, 0.7)], threshold: 0.3)
         #expect(merged.count == 2)
@@ -33,7 +35,9 @@ import Testing
         #expect(merged[1].box.x == 300)
         // A stricter threshold keeps the two overlapping ones apart (IoU of 10 px shift ≈ 0.82).
         #expect(WeightedNonMaxSuppression.apply([detection(0, 0.6), detection(10, 0.9)], threshold: 0.9).count == 2)
-        #expect(WeightedNonMaxSuppression.apply([detection(0, 0.6), detection(10, 0.9), detection(300, 0.7)], threshold: 0.3, limit: 1).count == 1)
+        #expect(
+            WeightedNonMaxSuppression.apply([detection(0, 0.6), detection(10, 0.9), detection(300, 0.7)], threshold: 0.3, limit: 1).count
+                == 1)
     }
 
     @Test("Tensor sampler: an axis-aligned crop at tensor size reads the pixels themselves; mirrored flips them")
@@ -45,9 +49,13 @@ import Testing
         // The 4×4 block at (2, 1): centre (4, 3) in pixel-edge coordinates is (3.5, 2.5) in centres.
         let rect = RotatedRect(center: PixelPoint(x: 3.5, y: 2.5), width: 4, height: 4, angle: 0)
         tensor.withUnsafeMutableBufferPointer { sampler.sample(rect, into: $0, width: 4, height: 4, range: 0...255) }
-        for ty in 0..<4 { for tx in 0..<4 { for c in 0..<3 {
-            #expect(abs(tensor[(ty * 4 + tx) * 3 + c] - Float(10 * (tx + 2) + 60 * c + ty + 1)) < 1e-3)
-        } } }
+        for ty in 0..<4 {
+            for tx in 0..<4 {
+                for c in 0..<3 {
+                    #expect(abs(tensor[(ty * 4 + tx) * 3 + c] - Float(10 * (tx + 2) + 60 * c + ty + 1)) < 1e-3)
+                }
+            }
+        }
         tensor.withUnsafeMutableBufferPointer { sampler.sample(rect, into: $0, width: 4, height: 4, range: 0...1, mirrored: true) }
         #expect(abs(tensor[0] - Float(10 * 5 + 1) / 255) < 1e-4, "mirrored: the first tensor pixel is the crop's last column")
         // Outside the image reads zero (MediaPipe's border).

@@ -24,16 +24,22 @@ struct FaceOverlayTests {
     func edges() throws {
         let size = Size(width: 160, height: 120)
         var canvas = Canvas(PixelBuffer(width: 160, height: 120, format: .rgb8, filledWith: [0, 0, 0]))
-        let faces = [PixelRect(x: -40, y: -30, width: 100, height: 100), PixelRect(x: 120, y: 80, width: 90, height: 90),
-                     PixelRect(x: -500, y: -500, width: 50, height: 50)].map {
-            FaceObservation(boundingBox: $0.normalized(in: size), imageSize: size, confidence: 1, roll: .radians(0.3), yaw: .radians(-0.5), pitch: .radians(0),
-                            keypoints: [])
+        let faces = [
+            PixelRect(x: -40, y: -30, width: 100, height: 100), PixelRect(x: 120, y: 80, width: 90, height: 90),
+            PixelRect(x: -500, y: -500, width: 50, height: 50),
+        ].map {
+            FaceObservation(
+                boundingBox: $0.normalized(in: size), imageSize: size, confidence: 1, roll: .radians(0.3), yaw: .radians(-0.5),
+                pitch: .radians(0),
+                keypoints: [])
         }
         FaceOverlay().draw(faces, on: &canvas)
         var red = 0
         for y in 0..<120 { for x in 0..<160 where canvas.buffer.pixel(x: x, y: y)[0] > 128 { red += 1 } }
         #expect(red > 50, "\(red) red pixels")
         // Along the left and top edges the layer of the first face is drawn right up to the border.
-        #expect((0..<120).contains { canvas.buffer.pixel(x: 0, y: $0)[0] > 100 } || (0..<160).contains { canvas.buffer.pixel(x: $0, y: 0)[0] > 100 })
+        #expect(
+            (0..<120).contains { canvas.buffer.pixel(x: 0, y: $0)[0] > 100 }
+                || (0..<160).contains { canvas.buffer.pixel(x: $0, y: 0)[0] > 100 })
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KameraCore
 
 @Suite struct GeometryTests {
@@ -38,8 +39,9 @@ import Testing
     }
 
     @Test func quadContainsAndBounds() {
-        let diamond = Quad(topLeft: PixelPoint(x: 5, y: 0), topRight: PixelPoint(x: 10, y: 5),
-                           bottomRight: PixelPoint(x: 5, y: 10), bottomLeft: PixelPoint(x: 0, y: 5))
+        let diamond = Quad(
+            topLeft: PixelPoint(x: 5, y: 0), topRight: PixelPoint(x: 10, y: 5),
+            bottomRight: PixelPoint(x: 5, y: 10), bottomLeft: PixelPoint(x: 0, y: 5))
         #expect(diamond.contains(PixelPoint(x: 5, y: 5)))
         #expect(!diamond.contains(PixelPoint(x: 1, y: 1)))
         #expect(diamond.boundingRect == PixelRect(x: 0, y: 0, width: 10, height: 10))
@@ -54,6 +56,8 @@ import Testing
         let inverse = try #require(t.inverse)
         for (a, b) in zip(from, to) { #expect(inverse.apply(b).distance(to: a) < 1e-9) }
         // Collinear points have no homography.
-        #expect(PerspectiveTransform(from: from, to: [PixelPoint(x: 0, y: 0), PixelPoint(x: 1, y: 1), PixelPoint(x: 2, y: 2), PixelPoint(x: 3, y: 3)]) == nil)
+        #expect(
+            PerspectiveTransform(
+                from: from, to: [PixelPoint(x: 0, y: 0), PixelPoint(x: 1, y: 1), PixelPoint(x: 2, y: 2), PixelPoint(x: 3, y: 3)]) == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KameraCLI
 @testable import KameraVision
 
@@ -33,17 +34,18 @@ import Testing
     @Test func declarationOrderNullsAndFlattening() throws {
         #expect(try JSONValueEncoder.encode(Outer()).compact() == #"{"zeta":1.5,"alpha":{"b":2,"a":"x"},"shown":null,"list":[1,2]}"#)
         #expect(try JSONValueEncoder.encode(Flattened()).compact() == #"{"id":7,"b":2,"a":"x"}"#)
-        #expect(try JSONValueEncoder.encode(Outer()).rendered() == """
-            {
-              "zeta": 1.5,
-              "alpha": {
-                "b": 2,
-                "a": "x"
-              },
-              "shown": null,
-              "list": [1, 2]
-            }
-            """)
+        #expect(
+            try JSONValueEncoder.encode(Outer()).rendered() == """
+                {
+                  "zeta": 1.5,
+                  "alpha": {
+                    "b": 2,
+                    "a": "x"
+                  },
+                  "shown": null,
+                  "list": [1, 2]
+                }
+                """)
     }
 
     @Test func controlCharactersAndRounding() throws {

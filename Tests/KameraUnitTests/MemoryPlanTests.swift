@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KameraNN
 
 @Suite("Arena plan")

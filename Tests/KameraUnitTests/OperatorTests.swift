@@ -1,6 +1,7 @@
 import Foundation
 import KameraCore
 import Testing
+
 @testable import KameraNN
 
 /// Builds a one-op graph, runs it through the compiler and kernels, and returns the output.
@@ -8,8 +9,10 @@ private struct OneOpGraph {
     var tensors: [GraphTensor] = []
 
     mutating func tensor(_ shape: [Int], floats: [Float]? = nil, ints: [Int32]? = nil) -> Int {
-        tensors.append(GraphTensor(name: "t\(tensors.count)", shape: shape, elementType: ints == nil ? .float32 : .int32,
-                                   floats: floats, ints: ints))
+        tensors.append(
+            GraphTensor(
+                name: "t\(tensors.count)", shape: shape, elementType: ints == nil ? .float32 : .int32,
+                floats: floats, ints: ints))
         return tensors.count - 1
     }
 
@@ -32,28 +35,31 @@ private func expectClose(_ a: [Float], _ b: [Float], tolerance: Float = 1e-4, _ 
 
 @Suite("KameraNN operators against reference loops on random data")
 struct OperatorTests {
-    @Test("CONV_2D: 1×1 to 5×5, stride 1–3, SAME/VALID, fused activations, odd channel counts",
-          arguments: [
+    @Test(
+        "CONV_2D: 1×1 to 5×5, stride 1–3, SAME/VALID, fused activations, odd channel counts",
+        arguments: [
             (1, 1, true, FusedActivation.none, 24, 37), (1, 1, true, .relu, 13, 16), (3, 1, true, .relu6, 3, 8),
             (3, 2, true, .none, 16, 24), (5, 2, true, .relu, 3, 24), (2, 2, false, .none, 8, 33),
             (3, 3, false, .reluMinus1To1, 5, 17), (5, 1, false, .none, 7, 48), (1, 2, true, .none, 20, 40),
-          ])
+        ])
     func conv(kernel: Int, stride: Int, same: Bool, activation: FusedActivation, ic: Int, oc: Int) throws {
         for threads in [1, 2] {
             var seed = UInt64(kernel * 100 + stride * 10 + ic + oc)
             let input = Tensor3.random(13, 11, ic, seed: &seed)
             let filter = randomValues(oc * kernel * kernel * ic, seed: &seed)
             let bias = randomValues(oc, seed: &seed)
-            let expected = referenceConv(input, filter: filter, bias: bias, oc: oc, kh: kernel, kw: kernel,
-                                         stride: stride, same: same, activation: activation)
+            let expected = referenceConv(
+                input, filter: filter, bias: bias, oc: oc, kh: kernel, kw: kernel,
+                stride: stride, same: same, activation: activation)
             var g = OneOpGraph()
             let x = g.tensor([1, 13, 11, ic])
             let f = g.tensor([oc, kernel, kernel, ic], floats: filter)
             let b = g.tensor([oc], floats: bias)
             let y = g.tensor([1, expected.h, expected.w, oc])
             let window = Window(strideH: stride, strideW: stride, padding: same ? .same : .valid)
-            let got = try g.run([Conv2DOperator(input: x, filter: f, bias: b, output: y, window: window, activation: activation)],
-                                inputs: [(x, input.values)], output: y, threads: threads)
+            let got = try g.run(
+                [Conv2DOperator(input: x, filter: f, bias: b, output: y, window: window, activation: activation)],
+                inputs: [(x, input.values)], output: y, threads: threads)
             expectClose(got, expected.values, "conv \(kernel)x\(kernel)/\(stride) threads \(threads)")
         }
     }
@@ -63,34 +69,42 @@ struct OperatorTests {
         var seed: UInt64 = 7
         let input = Tensor3.random(12, 12, 6, seed: &seed)
         let filter = randomValues(10 * 9 * 6, seed: &seed), bias = randomValues(10, seed: &seed)
-        let expected = referenceConv(input, filter: filter, bias: bias, oc: 10, kh: 3, kw: 3, stride: 1, dilation: 2,
-                                     same: true, activation: .none)
+        let expected = referenceConv(
+            input, filter: filter, bias: bias, oc: 10, kh: 3, kw: 3, stride: 1, dilation: 2,
+            same: true, activation: .none)
         var g = OneOpGraph()
         let x = g.tensor([1, 12, 12, 6]), f = g.tensor([10, 3, 3, 6], floats: filter), b = g.tensor([10], floats: bias)
         let y = g.tensor([1, expected.h, expected.w, 10])
         let window = Window(strideH: 1, strideW: 1, dilationH: 2, dilationW: 2, padding: .same)
-        let got = try g.run([Conv2DOperator(input: x, filter: f, bias: b, output: y, window: window, activation: .none)],
-                            inputs: [(x, input.values)], output: y)
+        let got = try g.run(
+            [Conv2DOperator(input: x, filter: f, bias: b, output: y, window: window, activation: .none)],
+            inputs: [(x, input.values)], output: y)
         expectClose(got, expected.values, "dilated conv")
     }
 
-    @Test("DEPTHWISE_CONV_2D: 3×3 and 5×5, stride 1 and 2, channel tails",
-          arguments: [(3, 1, true, 24), (3, 2, true, 17), (5, 1, true, 48), (5, 2, true, 40), (3, 1, false, 5), (5, 2, false, 33)])
+    @Test(
+        "DEPTHWISE_CONV_2D: 3×3 and 5×5, stride 1 and 2, channel tails",
+        arguments: [(3, 1, true, 24), (3, 2, true, 17), (5, 1, true, 48), (5, 2, true, 40), (3, 1, false, 5), (5, 2, false, 33)])
     func depthwise(kernel: Int, stride: Int, same: Bool, channels: Int) throws {
         var seed = UInt64(kernel * 7 + stride + channels)
         let input = Tensor3.random(16, 15, channels, seed: &seed)
         let filter = randomValues(kernel * kernel * channels, seed: &seed), bias = randomValues(channels, seed: &seed)
-        let expected = referenceDepthwise(input, filter: filter, bias: bias, kh: kernel, kw: kernel, stride: stride,
-                                          same: same, activation: .relu)
+        let expected = referenceDepthwise(
+            input, filter: filter, bias: bias, kh: kernel, kw: kernel, stride: stride,
+            same: same, activation: .relu)
         var g = OneOpGraph()
         let x = g.tensor([1, 16, 15, channels])
         let f = g.tensor([1, kernel, kernel, channels], floats: filter), b = g.tensor([channels], floats: bias)
         let y = g.tensor([1, expected.h, expected.w, channels])
         let window = Window(strideH: stride, strideW: stride, padding: same ? .same : .valid)
         for threads in [1, 2] {
-            let got = try g.run([DepthwiseConv2DOperator(input: x, filter: f, bias: b, output: y, window: window,
-                                                  depthMultiplier: 1, activation: .relu)],
-                                inputs: [(x, input.values)], output: y, threads: threads)
+            let got = try g.run(
+                [
+                    DepthwiseConv2DOperator(
+                        input: x, filter: f, bias: b, output: y, window: window,
+                        depthMultiplier: 1, activation: .relu)
+                ],
+                inputs: [(x, input.values)], output: y, threads: threads)
             expectClose(got, expected.values, "depthwise \(kernel)x\(kernel)/\(stride)")
         }
     }
@@ -102,16 +116,20 @@ struct OperatorTests {
         let alpha = randomValues(21, seed: &seed)
         var g = OneOpGraph()
         let x = g.tensor([1, 5, 4, 21]), y = g.tensor([1, 5, 4, 21]), sum = g.tensor([1, 5, 4, 21])
-        expectClose(try g.run([AddOperator(x, y, output: sum, activation: .relu)], inputs: [(x, a), (y, b)], output: sum),
-                    zip(a, b).map { max($0 + $1, 0) }, "add+relu")
+        expectClose(
+            try g.run([AddOperator(x, y, output: sum, activation: .relu)], inputs: [(x, a), (y, b)], output: sum),
+            zip(a, b).map { max($0 + $1, 0) }, "add+relu")
         expectClose(try g.run([ReluOperator(input: x, output: sum)], inputs: [(x, a)], output: sum), a.map { max($0, 0) }, "relu")
-        expectClose(try g.run([Relu6Operator(input: x, output: sum)], inputs: [(x, a)], output: sum),
-                    a.map { min(max($0, 0), 6) }, "relu6")
+        expectClose(
+            try g.run([Relu6Operator(input: x, output: sum)], inputs: [(x, a)], output: sum),
+            a.map { min(max($0, 0), 6) }, "relu6")
         let al = g.tensor([1, 1, 21], floats: alpha)
-        expectClose(try g.run([PReluOperator(input: x, alpha: al, output: sum)], inputs: [(x, a)], output: sum),
-                    a.indices.map { a[$0] < 0 ? a[$0] * alpha[$0 % 21] : a[$0] }, "prelu")
-        expectClose(try g.run([LogisticOperator(input: x, output: sum)], inputs: [(x, a)], output: sum),
-                    a.map { 1 / (1 + expf(-$0)) }, tolerance: 1e-6, "logistic")
+        expectClose(
+            try g.run([PReluOperator(input: x, alpha: al, output: sum)], inputs: [(x, a)], output: sum),
+            a.indices.map { a[$0] < 0 ? a[$0] * alpha[$0 % 21] : a[$0] }, "prelu")
+        expectClose(
+            try g.run([LogisticOperator(input: x, output: sum)], inputs: [(x, a)], output: sum),
+            a.map { 1 / (1 + expf(-$0)) }, tolerance: 1e-6, "logistic")
     }
 
     @Test("Fusion: CONV_2D followed by PRELU, and ADD followed by RELU, give the unfused results")
@@ -141,9 +159,13 @@ struct OperatorTests {
         let expected = referenceMaxPool(input, size: size, stride: stride, same: same)
         var g = OneOpGraph()
         let x = g.tensor([1, 9, 7, 19]), y = g.tensor([1, expected.h, expected.w, 19])
-        let got = try g.run([MaxPool2DOperator(input: x, output: y, filterH: size, filterW: size,
-                                        window: Window(strideH: stride, strideW: stride, padding: same ? .same : .valid),
-                                        activation: .none)], inputs: [(x, input.values)], output: y)
+        let got = try g.run(
+            [
+                MaxPool2DOperator(
+                    input: x, output: y, filterH: size, filterW: size,
+                    window: Window(strideH: stride, strideW: stride, padding: same ? .same : .valid),
+                    activation: .none)
+            ], inputs: [(x, input.values)], output: y)
         expectClose(got, expected.values, "max pool")
     }
 
@@ -168,9 +190,12 @@ struct OperatorTests {
         let x = g.tensor([1, 4, 4, 32]), ra = g.tensor([1, 32, 16])
         let z = g.tensor([1, 2, 2, 96]), rb = g.tensor([1, 24, 16])
         let out = g.tensor([1, 56, 16])
-        let got = try g.run([ReshapeOperator(input: x, output: ra), ReshapeOperator(input: z, output: rb),
-                             ConcatenationOperator(inputs: [ra, rb], output: out, axis: 1, activation: .none)],
-                            inputs: [(x, a), (z, b)], output: out)
+        let got = try g.run(
+            [
+                ReshapeOperator(input: x, output: ra), ReshapeOperator(input: z, output: rb),
+                ConcatenationOperator(inputs: [ra, rb], output: out, axis: 1, activation: .none),
+            ],
+            inputs: [(x, a), (z, b)], output: out)
         expectClose(got, a + b, "concat axis 1")
         let c = g.tensor([1, 3, 2, 5]), d = g.tensor([1, 3, 2, 3]), e = g.tensor([1, 3, 2, 8])
         let cv = randomValues(30, seed: &seed), dv = randomValues(18, seed: &seed)
@@ -179,8 +204,10 @@ struct OperatorTests {
             expected += cv[(pixel * 5)..<(pixel * 5 + 5)]
             expected += dv[(pixel * 3)..<(pixel * 3 + 3)]
         }
-        expectClose(try g.run([ConcatenationOperator(inputs: [c, d], output: e, axis: -1, activation: .none)],
-                              inputs: [(c, cv), (d, dv)], output: e), expected, "concat channels")
+        expectClose(
+            try g.run(
+                [ConcatenationOperator(inputs: [c, d], output: e, axis: -1, activation: .none)],
+                inputs: [(c, cv), (d, dv)], output: e), expected, "concat channels")
     }
 
     @Test("RESIZE_BILINEAR ×2 with each coordinate rule", arguments: [(false, false), (true, false), (false, true)])
@@ -190,8 +217,9 @@ struct OperatorTests {
         let expected = referenceResize(input, oh: 12, ow: 10, alignCorners: alignCorners, halfPixel: halfPixel)
         var g = OneOpGraph()
         let x = g.tensor([1, 6, 5, 18]), y = g.tensor([1, 12, 10, 18])
-        let got = try g.run([ResizeBilinearOperator(input: x, output: y, alignCorners: alignCorners, halfPixelCenters: halfPixel)],
-                            inputs: [(x, input.values)], output: y)
+        let got = try g.run(
+            [ResizeBilinearOperator(input: x, output: y, alignCorners: alignCorners, halfPixelCenters: halfPixel)],
+            inputs: [(x, input.values)], output: y)
         expectClose(got, expected.values, "resize")
     }
 
@@ -212,14 +240,20 @@ struct OperatorTests {
         let x = g.tensor([1, 4, 4, 3]), f = g.tensor([8, 3, 3, 5], floats: [Float](repeating: 0, count: 360))
         let y = g.tensor([1, 4, 4, 8])
         #expect(throws: KameraError.self) {
-            try NeuralNetwork(graph: ModelGraph(tensors: g.tensors, operations: [
-                Conv2DOperator(input: x, filter: f, bias: nil, output: y, window: Window(padding: .same), activation: .none)],
-                inputs: [x], outputs: [y]), name: "bad")
+            try NeuralNetwork(
+                graph: ModelGraph(
+                    tensors: g.tensors,
+                    operations: [
+                        Conv2DOperator(input: x, filter: f, bias: nil, output: y, window: Window(padding: .same), activation: .none)
+                    ],
+                    inputs: [x], outputs: [y]), name: "bad")
         }
         let z = g.tensor([1, 4, 4, 1]), w = g.tensor([1, 4, 4, 3])
         #expect(throws: KameraError.self) {
-            try NeuralNetwork(graph: ModelGraph(tensors: g.tensors, operations: [AddOperator(x, z, output: w, activation: .none)],
-                                                inputs: [x, z], outputs: [w]), name: "broadcast")
+            try NeuralNetwork(
+                graph: ModelGraph(
+                    tensors: g.tensors, operations: [AddOperator(x, z, output: w, activation: .none)],
+                    inputs: [x, z], outputs: [w]), name: "broadcast")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KameraCore
 
 @Suite struct OrientationTests {

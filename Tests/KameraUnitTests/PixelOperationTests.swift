@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KameraCore
 
 @Suite struct PixelOperationTests {
@@ -16,8 +17,9 @@ import Testing
     func rotationMatchesAFloatingPointReference(format: PixelFormat) throws {
         var random = SystemRandomNumberGenerator()
         let (width, height, bpp) = (37, 23, format.bytesPerPixel)
-        let image = try PixelBuffer(width: width, height: height, format: format,
-                                    bytes: (0..<(width * height * bpp)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let image = try PixelBuffer(
+            width: width, height: height, format: format,
+            bytes: (0..<(width * height * bpp)).map { _ in UInt8.random(in: 0...255, using: &random) })
         for degrees in [0.0, 7, -25, 45, 90, 133, 180, -271.5] {
             let (turned, toSource) = image.rotated(byDegrees: degrees, fill: 9)
             var worst = 0
@@ -79,8 +81,9 @@ import Testing
     func upscaleMatchesAFloatingPointReference(format: PixelFormat) throws {
         var random = SystemRandomNumberGenerator()
         let (width, height, bpp) = (19, 11, format.bytesPerPixel)
-        let image = try PixelBuffer(width: width, height: height, format: format,
-                                    bytes: (0..<(width * height * bpp)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let image = try PixelBuffer(
+            width: width, height: height, format: format,
+            bytes: (0..<(width * height * bpp)).map { _ in UInt8.random(in: 0...255, using: &random) })
         for (newWidth, newHeight) in [(38, 22), (50, 13), (19, 40)] {
             let big = image.resized(width: newWidth, height: newHeight)
             var worst = 0
@@ -152,8 +155,9 @@ import Testing
     @Test func compositeLandsInsideQuad() {
         var scene = PixelBuffer(width: 100, height: 100, format: .gray8)
         let white = PixelBuffer(width: 10, height: 10, format: .gray8, filledWith: [255])
-        let quad = Quad(topLeft: PixelPoint(x: 20, y: 30), topRight: PixelPoint(x: 60, y: 30),
-                        bottomRight: PixelPoint(x: 60, y: 50), bottomLeft: PixelPoint(x: 20, y: 50))
+        let quad = Quad(
+            topLeft: PixelPoint(x: 20, y: 30), topRight: PixelPoint(x: 60, y: 30),
+            bottomRight: PixelPoint(x: 60, y: 50), bottomLeft: PixelPoint(x: 20, y: 50))
         scene.composite(white, onto: quad)
         #expect(scene.pixel(x: 40, y: 40) == [255])
         #expect(scene.pixel(x: 10, y: 40) == [0])

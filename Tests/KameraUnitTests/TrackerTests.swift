@@ -1,6 +1,7 @@
 import Foundation
 import KameraCore
 import Testing
+
 @testable import KameraVision
 
 /// The state LiveScanner keeps between frames, on hand-made detections (no models).
@@ -18,7 +19,8 @@ import Testing
         var time = 0.0
         for step in 1...5 {
             time = Double(step) / 30
-            let (matched, events) = tracker.update([face(x: 400 + 12 * Double(step), y: 100), face(x: 100 + 12 * Double(step), y: 100)], at: time)
+            let (matched, events) = tracker.update(
+                [face(x: 400 + 12 * Double(step), y: 100), face(x: 100 + 12 * Double(step), y: 100)], at: time)
             #expect(Set(matched.map { "\($0.0)@\(Int($0.1.box.x) < 300 ? "left" : "right")" }) == ["1@left", "2@right"] && events.isEmpty)
         }
         // The right face leaves; a third arrives: a new ID, never a reused one.
@@ -44,10 +46,12 @@ import Testing
     @Test("Codes: appeared, still, moved, lost after the hide time; duplicates in a frame count once")
     func codeStates() {
         func code(_ text: String, x: Double) -> BarcodeObservation {
-            let corners = Quad(topLeft: PixelPoint(x: x, y: 10), topRight: PixelPoint(x: x + 50, y: 10),
-                               bottomRight: PixelPoint(x: x + 50, y: 60), bottomLeft: PixelPoint(x: x, y: 60))
-            return BarcodeObservation(symbology: .qr, payloadString: text, payloadData: Data(text.utf8), pixelCorners: corners,
-                                      imageSize: Size(width: 640, height: 480))
+            let corners = Quad(
+                topLeft: PixelPoint(x: x, y: 10), topRight: PixelPoint(x: x + 50, y: 10),
+                bottomRight: PixelPoint(x: x + 50, y: 60), bottomLeft: PixelPoint(x: x, y: 60))
+            return BarcodeObservation(
+                symbology: .qr, payloadString: text, payloadData: Data(text.utf8), pixelCorners: corners,
+                imageSize: Size(width: 640, height: 480))
         }
         var tracker = BarcodeTracker(lostAfter: 0.2)
         let diagonal = 800.0

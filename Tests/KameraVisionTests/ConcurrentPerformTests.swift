@@ -37,7 +37,8 @@ import Testing
         let fromImage = try await DetectFaceRectanglesRequest().perform(on: try Image(contentsOf: url))
         let fromFile = try await DetectFaceRectanglesRequest().perform(on: url)
         let fromData = try await DetectFaceRectanglesRequest().perform(on: try Data(contentsOf: url))
-        #expect(fromImage.count == 1 && fromFile.map(\.pixelBox) == fromImage.map(\.pixelBox)
+        #expect(
+            fromImage.count == 1 && fromFile.map(\.pixelBox) == fromImage.map(\.pixelBox)
                 && fromData.map(\.pixelBox) == fromImage.map(\.pixelBox))
         await #expect(throws: KameraError.self) { try await DetectBarcodesRequest().perform(on: Data("not an image".utf8)) }
         await #expect(throws: KameraError.self) { try await DetectBarcodesRequest().perform(on: URL(fileURLWithPath: "/nonexistent.png")) }
@@ -67,7 +68,7 @@ private struct Located<Request: ImageRequest>: ImageRequest {
         let stored = upright.applying(.left)
         #expect(stored.width == upright.height)
         let handler = ImageRequestHandler(stored, orientation: .right)
-        let (found,) = try await handler.perform(DetectBarcodesRequest(symbologies: [.code128], effort: .fast))
+        let (found, ) = try await handler.perform(DetectBarcodesRequest(symbologies: [.code128], effort: .fast))
         let code = try #require(found.first)
         #expect(code.payloadString == "sideways" && !code.isColorInverted)
         // Corners in the upright image's coordinates: the bars run across its width.

@@ -42,20 +42,27 @@ struct FaceDetectionTests {
     func pastedFaces(degrees: Double) async throws {
         var scene = try FaceScene(background: "building.jpg", width: 1280, height: 960)
         let head = try FaceScene.astronautHead()
-        let spots: [(PixelPoint, Double)] = [(PixelPoint(x: 250, y: 260), 180), (PixelPoint(x: 850, y: 300), 120),
-                                             (PixelPoint(x: 400, y: 720), 90), (PixelPoint(x: 1020, y: 720), 240)]
+        let spots: [(PixelPoint, Double)] = [
+            (PixelPoint(x: 250, y: 260), 180), (PixelPoint(x: 850, y: 300), 120),
+            (PixelPoint(x: 400, y: 720), 90), (PixelPoint(x: 1020, y: 720), 240),
+        ]
         for (center, side) in spots { scene.place(head, faceCenter: center, faceSide: side, degrees: degrees) }
         // The astronaut holds her head slightly tilted; measure it on the upright cut.
         let headRoll = try #require(try await DetectFaceRectanglesRequest().perform(on: head.image).first?.roll.inRadians)
         let faces = try await DetectFaceRectanglesRequest().perform(on: scene.image)
         #expect(faces.count == spots.count, "\(faces.map(\.pixelBox))")
         for placed in scene.faces {
-            guard let face = faces.min(by: { $0.pixelBox.center.distance(to: placed.center) < $1.pixelBox.center.distance(to: placed.center) }) else { continue }
+            guard
+                let face = faces.min(by: { $0.pixelBox.center.distance(to: placed.center) < $1.pixelBox.center.distance(to: placed.center) }
+                )
+            else { continue }
             let offset = face.pixelBox.center.distance(to: placed.center)
             #expect(offset < placed.faceSide * 0.2, "face at \(placed.center): found at \(face.pixelBox.center)")
             let side = (face.pixelBox.width + face.pixelBox.height) / 2
             #expect(side > placed.faceSide * 0.7 && side < placed.faceSide * 1.4, "side \(side) vs \(placed.faceSide)")
-            #expect(angleDifference(face.roll.inRadians, placed.roll + headRoll) < 8, "roll \(face.roll.inDegrees)° vs \(placed.roll * 180 / .pi)°")
+            #expect(
+                angleDifference(face.roll.inRadians, placed.roll + headRoll) < 8,
+                "roll \(face.roll.inDegrees)° vs \(placed.roll * 180 / .pi)°")
         }
     }
 
@@ -63,8 +70,10 @@ struct FaceDetectionTests {
     func smallFaces() async throws {
         var scene = try FaceScene(background: "home.jpg", width: 2000, height: 1400)
         let head = try FaceScene.astronautHead()
-        let small: [(Double, Double, Double)] = [(150, 200, 20), (600, 180, 22), (1100, 260, 24), (1700, 240, 28),
-                                                 (300, 900, 24), (900, 1000, 20), (1500, 1100, 26), (1850, 700, 22)]
+        let small: [(Double, Double, Double)] = [
+            (150, 200, 20), (600, 180, 22), (1100, 260, 24), (1700, 240, 28),
+            (300, 900, 24), (900, 1000, 20), (1500, 1100, 26), (1850, 700, 22),
+        ]
         for (x, y, side) in small { scene.place(head, faceCenter: PixelPoint(x: x, y: y), faceSide: side, degrees: 0) }
         scene.place(head, faceCenter: PixelPoint(x: 1000, y: 600), faceSide: 300, degrees: 10)
         let image = scene.image
@@ -84,8 +93,9 @@ struct FaceDetectionTests {
         let head = try FaceScene.astronautHead()
         for row in 0..<3 {
             for column in 0..<4 {
-                scene.place(head, faceCenter: PixelPoint(x: 220 + Double(column) * 390, y: 220 + Double(row) * 380),
-                            faceSide: 110 + Double(row * 4 + column) * 8, degrees: Double((row * 4 + column) % 5) * 8 - 16)
+                scene.place(
+                    head, faceCenter: PixelPoint(x: 220 + Double(column) * 390, y: 220 + Double(row) * 380),
+                    faceSide: 110 + Double(row * 4 + column) * 8, degrees: Double((row * 4 + column) % 5) * 8 - 16)
             }
         }
         let faces = try await DetectFaceRectanglesRequest().perform(on: scene.image)

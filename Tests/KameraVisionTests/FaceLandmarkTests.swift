@@ -38,7 +38,8 @@ struct FaceLandmarkTests {
         #expect(landmarks.leftEye.pointsClassification == .closedPath && landmarks.outerLips.pointsClassification == .closedPath)
         #expect(landmarks.faceContour.pointsClassification == .openPath && landmarks.leftPupil.pointsClassification == .disconnected)
         #expect(landmarks.leftPupil.pointCount == 1 && landmarks.leftEye.name == .leftEye)
-        #expect(landmarks.allPoints.pointCount == FaceLandmarks.RegionName.allCases.map { landmarks.region(named: $0).pointCount }.reduce(0, +))
+        #expect(
+            landmarks.allPoints.pointCount == FaceLandmarks.RegionName.allCases.map { landmarks.region(named: $0).pointCount }.reduce(0, +))
     }
 
     /// `precisionEstimatesPerPoint`: nil unless asked for; then one per point, small on a
@@ -73,8 +74,9 @@ struct FaceLandmarkTests {
         }
         request.inputFaceObservations = [face]
         let hidden = try #require(try await request.perform(on: covered).first?.landmarks)
-        #expect(mean(hidden.outerLips) > mean(sharp.outerLips) * 1.5,
-                "covered lips \(mean(hidden.outerLips)) vs visible \(mean(sharp.outerLips))")
+        #expect(
+            mean(hidden.outerLips) > mean(sharp.outerLips) * 1.5,
+            "covered lips \(mean(hidden.outerLips)) vs visible \(mean(sharp.outerLips))")
     }
 
     @Test("Astronaut: every region, pupils inside the eyes, anatomy in order, frontal pose")
@@ -95,7 +97,9 @@ struct FaceLandmarkTests {
         #expect(leftPupil.distance(to: PixelPoint(x: 247, y: 104)) < 4, "\(leftPupil)")
         #expect(rightPupil.distance(to: PixelPoint(x: 205, y: 103)) < 4, "\(rightPupil)")
         // Eyebrows above eyes above nose tip above lips above chin (image y grows down).
-        func meanY(_ r: FaceLandmarks.RegionName) -> Double { let p = landmarks.pixelPoints(r); return p.map(\.y).reduce(0, +) / Double(p.count) }
+        func meanY(_ r: FaceLandmarks.RegionName) -> Double {
+            let p = landmarks.pixelPoints(r); return p.map(\.y).reduce(0, +) / Double(p.count)
+        }
         #expect(meanY(.leftEyebrow) < meanY(.leftEye))
         #expect(meanY(.leftEye) < meanY(.noseCrest))
         #expect(meanY(.noseCrest) < meanY(.outerLips))
@@ -103,7 +107,9 @@ struct FaceLandmarkTests {
         // Regions are normalized to the face box (a little outside for the contour is fine).
         for p in landmarks.allPoints.points { #expect(p.x > -0.3 && p.x < 1.3 && p.y > -0.3 && p.y < 1.3) }
         // She faces the camera.
-        #expect(abs(face.roll.inRadians) < 0.12 && abs(face.yaw.inRadians) < 0.2 && abs(face.pitch.inRadians) < 0.3, "\(face.roll) \(face.yaw) \(face.pitch)")
+        #expect(
+            abs(face.roll.inRadians) < 0.12 && abs(face.yaw.inRadians) < 0.2 && abs(face.pitch.inRadians) < 0.3,
+            "\(face.roll) \(face.yaw) \(face.pitch)")
     }
 
     @Test("Rotated photo: landmarks follow the rotation within 4 % of the eye distance; mesh roll matches", arguments: [25.0, -40])
@@ -140,16 +146,20 @@ struct FaceLandmarkTests {
 
     /// Detection alone and the landmark request give one estimate of the head's angles, not
     /// two (messi5 once said yaw 64° from the keypoints and 25° from the mesh).
-    @Test("Detection and landmarks agree on yaw and pitch within 10°, roll within 12°",
-          arguments: ["messi5.jpg", "astronaut.png", "camera.png"])
+    @Test(
+        "Detection and landmarks agree on yaw and pitch within 10°, roll within 12°",
+        arguments: ["messi5.jpg", "astronaut.png", "camera.png"])
     func anglesAgree(photo name: String) async throws {
         let photo = try SampleMedia.photo(name)
         let detected = try #require(try await DetectFaceRectanglesRequest().perform(on: photo).first)
         let landmarked = try #require(try await DetectFaceLandmarksRequest().perform(on: photo).first)
         func degrees(_ angle: Measurement<UnitAngle>) -> Double { angle.inDegrees }
         #expect(abs(degrees(detected.yaw) - degrees(landmarked.yaw)) < 10, "yaw \(degrees(detected.yaw)) vs \(degrees(landmarked.yaw))")
-        #expect(abs(degrees(detected.pitch) - degrees(landmarked.pitch)) < 10, "pitch \(degrees(detected.pitch)) vs \(degrees(landmarked.pitch))")
-        #expect(abs(degrees(detected.roll) - degrees(landmarked.roll)) < 12, "roll \(degrees(detected.roll)) vs \(degrees(landmarked.roll))")
+        #expect(
+            abs(degrees(detected.pitch) - degrees(landmarked.pitch)) < 10,
+            "pitch \(degrees(detected.pitch)) vs \(degrees(landmarked.pitch))")
+        #expect(
+            abs(degrees(detected.roll) - degrees(landmarked.roll)) < 12, "roll \(degrees(detected.roll)) vs \(degrees(landmarked.roll))")
     }
 
     @Test("Faces given as input are refined, not detected again")

@@ -47,13 +47,20 @@ struct LiveScannerTests {
         var headRoll: Double?
         for i in 0..<90 {
             let (frame, truths) = Self.faceFrame(i, base: base, head: head)
-            if headRoll == nil { headRoll = try DetectFaceRectanglesRequest().performSynchronously(on: Image(pixelBuffer: head.image)).first?.roll.inRadians }
+            if headRoll == nil {
+                headRoll = try DetectFaceRectanglesRequest().performSynchronously(on: Image(pixelBuffer: head.image)).first?.roll.inRadians
+            }
             let scan = try scanner.scan(frame, at: Double(i) / Self.fps)
             #expect(scan.frameIndex == i)
             events += scan.events
             for truth in truths {
-                guard let face = scan.faces.min(by: { $0.observation.pixelBox.center.distance(to: truth.center) < $1.observation.pixelBox.center.distance(to: truth.center) }),
-                      face.observation.pixelBox.center.distance(to: truth.center) < truth.side * 0.35 else { continue }
+                guard
+                    let face = scan.faces.min(by: {
+                        $0.observation.pixelBox.center.distance(to: truth.center)
+                            < $1.observation.pixelBox.center.distance(to: truth.center)
+                    }),
+                    face.observation.pixelBox.center.distance(to: truth.center) < truth.side * 0.35
+                else { continue }
                 ids[truth.name, default: []].insert(face.faceID)
                 positionErrors.append(face.observation.pixelBox.center.distance(to: truth.center) / truth.side)
                 rollErrors.append(abs(face.rollAngle - ((headRoll ?? 0) * 180 / .pi - truth.degrees)))
@@ -110,8 +117,9 @@ struct LiveScannerTests {
         for i in 0..<12 {
             var scene = base
             for k in 0..<10 {
-                scene.place(head, faceCenter: PixelPoint(x: 130 + Double(k % 5) * 255 + Double(i) * 3, y: 190 + Double(k / 5) * 340),
-                            faceSide: 120, degrees: 0)
+                scene.place(
+                    head, faceCenter: PixelPoint(x: 130 + Double(k % 5) * 255 + Double(i) * 3, y: 190 + Double(k / 5) * 340),
+                    faceSide: 120, degrees: 0)
             }
             let scan = try scanner.scan(scene.image, at: Double(i) / Self.fps)
             #expect(scan.faces.count == 10, "frame \(i): \(scan.faces.count) faces")
@@ -131,16 +139,19 @@ struct LiveScannerTests {
         faces.maximumFaces = 2
         var landmarks = DetectFaceLandmarksRequest(faceDetection: faces)
         landmarks.usesIrisModel = false
-        let scanner = try LiveScanner(configuration: LiveScanner.Configuration(
-            faceDetection: faces, faceLandmarks: landmarks, barcodes: nil))
+        let scanner = try LiveScanner(
+            configuration: LiveScanner.Configuration(
+                faceDetection: faces, faceLandmarks: landmarks, barcodes: nil))
         let scan = try scanner.scan(scene.image, at: 0)
         #expect(scan.faces.count == 2, "maximumFaces is 2: \(scan.faces.count) faces")
         // The same landmark request on the same face gives the same points (no Iris: pupils
         // are the eye rings' centres, in both paths).
         let single = try await ImageRequestHandler(scene.image).perform(landmarks)
         for tracked in scan.faces {
-            let pupil = try #require(tracked.observation.landmarks?.leftPupil.pointsInImageCoordinates(scene.image.size, origin: .upperLeft).first)
-            let match = single.compactMap { $0.landmarks?.leftPupil.pointsInImageCoordinates(scene.image.size, origin: .upperLeft).first }
+            let pupil = try #require(
+                tracked.observation.landmarks?.leftPupil.pointsInImageCoordinates(scene.image.size, origin: .upperLeft).first)
+            let match =
+                single.compactMap { $0.landmarks?.leftPupil.pointsInImageCoordinates(scene.image.size, origin: .upperLeft).first }
                 .map { hypot($0.x - pupil.x, $0.y - pupil.y) }.min() ?? .infinity
             #expect(match < 1, "pupil \(pupil) is \(match) px from the single-image request's")
         }
@@ -162,7 +173,8 @@ struct LiveScannerTests {
             let t = Double(i) / Self.fps
             var composer = base.composer
             if t < 1.0 {
-                try composer.place(.qr, payload: .text("kamera live"), pose: CodePose(center: PixelPoint(x: 200 + 450 * t, y: 270), width: 200))
+                try composer.place(
+                    .qr, payload: .text("kamera live"), pose: CodePose(center: PixelPoint(x: 200 + 450 * t, y: 270), width: 200))
             }
             let scan = try scanner.scan(composer.canvas, at: t)
             events += scan.events

@@ -32,8 +32,9 @@ import Testing
         }
 
         for model in KameraModel.allCases {
-            try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(model.fileName),
-                                                       withDestinationURL: URL(fileURLWithPath: try ModelStore.default.path(of: model)))
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent(model.fileName),
+                withDestinationURL: URL(fileURLWithPath: try ModelStore.default.path(of: model)))
         }
         let faces = try await request.perform(on: photo)
         #expect(faces.count == 1 && faces[0].landmarks != nil)

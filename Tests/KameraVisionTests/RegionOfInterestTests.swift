@@ -24,8 +24,10 @@ import Testing
         let code = try #require(left.first), reference = try #require(full.first { $0.payloadString == qr.expectedText })
         #expect(code.imageSize == Size(width: 400, height: 600), "results are in the region's frame")
         let placed = code.boundingBox.toImageCoordinates(from: request.regionOfInterest, imageSize: image.size)
-        for (a, b) in [(placed.x, reference.pixelBounds.x), (placed.y, reference.pixelBounds.y),
-                       (placed.width, reference.pixelBounds.width), (placed.height, reference.pixelBounds.height)] {
+        for (a, b) in [
+            (placed.x, reference.pixelBounds.x), (placed.y, reference.pixelBounds.y),
+            (placed.width, reference.pixelBounds.width), (placed.height, reference.pixelBounds.height),
+        ] {
             #expect(abs(a - b) < 1.5, "placed \(placed) vs full-image \(reference.pixelBounds)")
         }
         // The top-right quarter holds neither code whole.
@@ -52,7 +54,8 @@ import Testing
         #expect(found.count == 1 && marked.count == 1)
         for face in found + marked {
             let placed = face.boundingBox.toImageCoordinates(from: region, imageSize: scene.image.size)
-            #expect(abs(placed.center.x - right.pixelBox.center.x) < 4 && abs(placed.center.y - right.pixelBox.center.y) < 4
+            #expect(
+                abs(placed.center.x - right.pixelBox.center.x) < 4 && abs(placed.center.y - right.pixelBox.center.y) < 4
                     && abs(placed.width - right.pixelBox.width) < 6, "placed \(placed) vs \(right.pixelBox)")
         }
         #expect(marked.first?.landmarks?.leftPupil.pointCount == 1)
@@ -61,8 +64,10 @@ import Testing
     @Test("A region outside the image is a typed error for every request; full-image helpers round-trip")
     func invalidRegionsAndHelpers() async throws {
         let image = PixelBuffer(width: 64, height: 48, format: .gray8, filledWith: [200])
-        for region in [NormalizedRect(x: 0.8, y: 0, width: 0.5, height: 1), NormalizedRect(x: 0, y: 0, width: 0, height: 1),
-                       NormalizedRect(x: -0.1, y: 0, width: 0.5, height: 0.5)] {
+        for region in [
+            NormalizedRect(x: 0.8, y: 0, width: 0.5, height: 1), NormalizedRect(x: 0, y: 0, width: 0, height: 1),
+            NormalizedRect(x: -0.1, y: 0, width: 0.5, height: 0.5),
+        ] {
             var codes = DetectBarcodesRequest()
             codes.regionOfInterest = region
             var text = RecognizeTextRequest()
@@ -70,8 +75,10 @@ import Testing
             var faces = DetectFaceRectanglesRequest()
             faces.regionOfInterest = region
             let (c, t, f) = (codes, text, faces)
-            for perform in [{ _ = try await c.perform(on: image) }, { _ = try await t.perform(on: image) },
-                            { _ = try await f.perform(on: image) }] as [@Sendable () async throws -> Void] {
+            for perform in [
+                { _ = try await c.perform(on: image) }, { _ = try await t.perform(on: image) },
+                { _ = try await f.perform(on: image) },
+            ] as [@Sendable () async throws -> Void] {
                 await #expect { try await perform() } throws: { ($0 as? KameraError)?.code == .invalidArgument }
             }
         }

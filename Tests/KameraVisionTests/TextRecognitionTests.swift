@@ -2,6 +2,7 @@ import Foundation
 import Kamera
 import KameraTestMedia
 import Testing
+
 @testable import KameraVision
 
 /// Text recognition on rendered pages with known content and on real scans from packages.
@@ -9,7 +10,9 @@ import Testing
     let lines = Array(TextScene.sampleLines.prefix(3))
     var reference: String { lines.joined(separator: " ") }
 
-    func read(_ scene: TextScene, _ level: RecognizeTextRequest.RecognitionLevel = .accurate) async throws -> (cer: Double, observations: [RecognizedTextObservation]) {
+    func read(_ scene: TextScene, _ level: RecognizeTextRequest.RecognitionLevel = .accurate) async throws -> (
+        cer: Double, observations: [RecognizedTextObservation]
+    ) {
         let observations = try await RecognizeTextRequest(recognitionLevel: level).perform(on: scene.image)
         let text = observations.map(\.string).joined(separator: " ")
         return (TextMetrics.characterErrorRate(reference: scene.lines.joined(separator: " "), hypothesis: text), observations)
@@ -58,11 +61,13 @@ import Testing
 
     @Test func noisyAndPhotographicBackgrounds() async throws {
         let font = try FontFace(path: TextScene.fonts[1])
-        let noisy = TextScene.render(lines, font: font, pixelSize: 28, background: .noisy(.white, sigma: 25),
-                                     damage: Degradation(blurSigma: 0.7))
+        let noisy = TextScene.render(
+            lines, font: font, pixelSize: 28, background: .noisy(.white, sigma: 25),
+            damage: Degradation(blurSigma: 0.7))
         #expect(try await read(noisy).cer < 0.05)
-        let photo = TextScene.render(lines, font: font, pixelSize: 30, color: Color(red: 20, green: 20, blue: 60),
-                                     background: .photo(try SampleMedia.photo("building.jpg").pixelBuffer), rotation: 6)
+        let photo = TextScene.render(
+            lines, font: font, pixelSize: 30, color: Color(red: 20, green: 20, blue: 60),
+            background: .photo(try SampleMedia.photo("building.jpg").pixelBuffer), rotation: 6)
         let (cer, observations) = try await read(photo)
         #expect(cer < 0.12, "\(observations.map(\.string))")
         // Tesseract on the page as it is reads almost none of it (CER 0.86 when measured).

@@ -30,7 +30,8 @@ struct BarcodesCommand: ParsableCommand {
     func run() throws {
         guard let chosen = DetectBarcodesRequest.Effort(rawValue: effort) else { throw ValidationError("unknown effort") }
         let root = URL(fileURLWithPath: directory)
-        let truths = try JSONDecoder().decode([DatasetCommand.Truth].self, from: Data(contentsOf: root.appendingPathComponent("truth.json")))
+        let truths = try JSONDecoder().decode(
+            [DatasetCommand.Truth].self, from: Data(contentsOf: root.appendingPathComponent("truth.json")))
         let request = DetectBarcodesRequest(effort: chosen)
         var results: [Result] = []
         for truth in truths {
@@ -43,8 +44,12 @@ struct BarcodesCommand: ParsableCommand {
                 found = try request.perform(in: ImageAnalysisContext(image))
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             }
-            results.append(Result(file: truth.file, milliseconds: times.sorted()[times.count / 2],
-                                  found: found.map { Found(symbology: $0.symbology.rawValue, text: $0.payloadString ?? $0.payloadData.base64EncodedString()) }))
+            results.append(
+                Result(
+                    file: truth.file, milliseconds: times.sorted()[times.count / 2],
+                    found: found.map {
+                        Found(symbology: $0.symbology.rawValue, text: $0.payloadString ?? $0.payloadData.base64EncodedString())
+                    }))
         }
         print(String(decoding: try JSONEncoder().encode(results), as: UTF8.self))
     }

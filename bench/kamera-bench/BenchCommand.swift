@@ -6,5 +6,8 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kamera-bench",
         abstract: "Builds benchmark datasets and times Kamera on them.",
-        subcommands: [DatasetCommand.self, BarcodesCommand.self, TextDatasetCommand.self, TextCommand.self, VideoReadCommand.self, ModelsCommand.self, FaceDatasetCommand.self, FacesCommand.self, LiveDatasetCommand.self, LiveCommand.self, ProfileFacesCommand.self])
+        subcommands: [
+            DatasetCommand.self, BarcodesCommand.self, TextDatasetCommand.self, TextCommand.self, VideoReadCommand.self, ModelsCommand.self,
+            FaceDatasetCommand.self, FacesCommand.self, LiveDatasetCommand.self, LiveCommand.self, ProfileFacesCommand.self,
+        ])
 }

@@ -48,8 +48,10 @@ struct DatasetCommand: ParsableCommand {
         }
 
         // Scenes: real photos with one to three codes under camera-like conditions.
-        let common: [BarcodeSymbology] = [.qr, .qr, .dataMatrix, .aztec, .pdf417, .ean13, .ean8, .upca, .upce, .code128,
-                                          .code128, .code39, .code93, .itf14, .codabar, .gs1DataBar, .gs1DataBarExpanded, .microQR]
+        let common: [BarcodeSymbology] = [
+            .qr, .qr, .dataMatrix, .aztec, .pdf417, .ean13, .ean8, .upca, .upce, .code128,
+            .code128, .code39, .code93, .itf14, .codabar, .gs1DataBar, .gs1DataBarExpanded, .microQR,
+        ]
         for index in 0..<scenes {
             var composer = SceneComposer(background: photos[index % photos.count], width: 1024, height: 768)
             let count = Int.random(in: 1...3, using: &random)
@@ -59,23 +61,29 @@ struct DatasetCommand: ParsableCommand {
                 let sample = SamplePayload.make(symbology, index: index * 10 + k)
                 // Codes go into separate thirds of the frame so they never overlap.
                 let cell = Double(k), cells = Double(count)
-                let center = PixelPoint(x: 1024 * (cell + 0.5) / cells + Double.random(in: -30...30, using: &random),
-                                        y: 384 + Double.random(in: -120...120, using: &random))
+                let center = PixelPoint(
+                    x: 1024 * (cell + 0.5) / cells + Double.random(in: -30...30, using: &random),
+                    y: 384 + Double.random(in: -120...120, using: &random))
                 let maxWidth = min(1024 / cells - 40, symbology.isTwoDimensional && symbology != .pdf417 ? 300 : 460)
                 let width = Double.random(in: (maxWidth * 0.6)...maxWidth, using: &random)
                 let nearAxis = Bool.random(using: &random)
-                let rotation = nearAxis ? Double([0, 90, 180, 270].randomElement(using: &random)!) + Double.random(in: -8...8, using: &random)
+                let rotation =
+                    nearAxis
+                    ? Double([0, 90, 180, 270].randomElement(using: &random)!) + Double.random(in: -8...8, using: &random)
                     : Double.random(in: 0..<360, using: &random)
-                let pose = CodePose(center: center, width: width, rotation: rotation, tilt: Double.random(in: 0...0.2, using: &random),
-                                    inverted: symbology.isTwoDimensional && Int.random(in: 0..<10, using: &random) == 0)
+                let pose = CodePose(
+                    center: center, width: width, rotation: rotation, tilt: Double.random(in: 0...0.2, using: &random),
+                    inverted: symbology.isTwoDimensional && Int.random(in: 0..<10, using: &random) == 0)
                 try composer.place(symbology, payload: sample.input, pose: pose, moduleSize: 3)
                 codes.append(Code(symbology: symbology.rawValue, text: sample.expectedText))
             }
-            let damage = Degradation(blurSigma: Double.random(in: 0...1.2, using: &random),
-                                     noiseSigma: Double.random(in: 0...10, using: &random),
-                                     contrast: Double.random(in: 0.45...1, using: &random))
+            let damage = Degradation(
+                blurSigma: Double.random(in: 0...1.2, using: &random),
+                noiseSigma: Double.random(in: 0...10, using: &random),
+                contrast: Double.random(in: 0.45...1, using: &random))
             let name = String(format: "scene_%03d.jpg", index)
-            try ImageEncoder.write(composer.render(damage, seed: UInt64(index)), to: directory.appendingPathComponent(name), as: .jpeg(quality: 88))
+            try ImageEncoder.write(
+                composer.render(damage, seed: UInt64(index)), to: directory.appendingPathComponent(name), as: .jpeg(quality: 88))
             truths.append(Truth(file: name, set: "scenes", codes: codes))
         }
 

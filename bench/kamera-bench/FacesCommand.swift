@@ -30,7 +30,8 @@ struct FaceDatasetCommand: ParsableCommand {
         for (name, _) in SampleMedia.facePhotos {
             guard let url = try? SampleMedia.url(name) else { continue }
             let image = try Image(contentsOf: url)
-            try ImageEncoder.write(image.pixelBuffer, to: directory.appendingPathComponent("real_" + name.split(separator: ".")[0] + ".png"))
+            try ImageEncoder.write(
+                image.pixelBuffer, to: directory.appendingPathComponent("real_" + name.split(separator: ".")[0] + ".png"))
             entries.append(Entry(file: "real_" + name.split(separator: ".")[0] + ".png", kind: "real"))
         }
         let head = try FaceScene.astronautHead()
@@ -39,9 +40,12 @@ struct FaceDatasetCommand: ParsableCommand {
         let backgrounds = SampleMedia.availableBackgrounds().filter { $0 != "messi5.jpg" && $0 != "lena.jpg" }
         func record(_ scene: FaceScene, _ file: String, _ kind: String) throws {
             try ImageEncoder.write(scene.image, to: directory.appendingPathComponent(file))
-            entries.append(Entry(file: file, kind: kind, faces: scene.faces.map {
-                Face(cx: $0.center.x, cy: $0.center.y, side: $0.faceSide, roll: $0.roll, transform: $0.transform.m)
-            }))
+            entries.append(
+                Entry(
+                    file: file, kind: kind,
+                    faces: scene.faces.map {
+                        Face(cx: $0.center.x, cy: $0.center.y, side: $0.faceSide, roll: $0.roll, transform: $0.transform.m)
+                    }))
         }
         // Scenes: one to four faces, 70–320 px, turned up to ±35°.
         for i in 0..<24 {
@@ -51,7 +55,8 @@ struct FaceDatasetCommand: ParsableCommand {
                 let side = 70 + Double.random(in: 0..<1, using: &random) * 250
                 let x = 160 + Double(k % 2) * 640 + Double.random(in: 0..<1, using: &random) * 300
                 let y = 170 + Double(k / 2) * 470 + Double.random(in: 0..<1, using: &random) * 150
-                scene.place(head, faceCenter: PixelPoint(x: x, y: y), faceSide: side, degrees: Double.random(in: 0..<1, using: &random) * 70 - 35)
+                scene.place(
+                    head, faceCenter: PixelPoint(x: x, y: y), faceSide: side, degrees: Double.random(in: 0..<1, using: &random) * 70 - 35)
             }
             try record(scene, "scene_\(i).png", "scene")
         }
@@ -61,7 +66,9 @@ struct FaceDatasetCommand: ParsableCommand {
             for k in 0..<6 {
                 let x = 200 + Double(k % 3) * 650 + Double.random(in: 0..<1, using: &random) * 300
                 let y = 250 + Double(k / 3) * 650 + Double.random(in: 0..<1, using: &random) * 300
-                scene.place(head, faceCenter: PixelPoint(x: x, y: y), faceSide: 20 + Double.random(in: 0..<1, using: &random) * 20, degrees: Double.random(in: 0..<1, using: &random) * 20 - 10)
+                scene.place(
+                    head, faceCenter: PixelPoint(x: x, y: y), faceSide: 20 + Double.random(in: 0..<1, using: &random) * 20,
+                    degrees: Double.random(in: 0..<1, using: &random) * 20 - 10)
             }
             try record(scene, "small_\(i).png", "small")
         }
@@ -87,8 +94,9 @@ struct FacesCommand: ParsableCommand {
     var runs = 3
 
     func run() throws {
-        let entries = try JSONDecoder().decode([FaceDatasetCommand.Entry].self,
-                                               from: Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent("truth.json")))
+        let entries = try JSONDecoder().decode(
+            [FaceDatasetCommand.Entry].self,
+            from: Data(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent("truth.json")))
         let detect = DetectFaceRectanglesRequest(maximumThreads: 1)
         var lines: [String] = []
         for entry in entries + [FaceDatasetCommand.Entry(file: "head.png", kind: "head")] {
@@ -108,7 +116,8 @@ struct FacesCommand: ParsableCommand {
                     let b = face.pixelBox
                     let keypoints = face.keypoints.map { "[\($0.x),\($0.y)]" }.joined(separator: ",")
                     let mesh = (face.landmarks?.meshPoints ?? []).map { "[\($0.x),\($0.y)]" }.joined(separator: ",")
-                    return #"{"box":[\#(b.x),\#(b.y),\#(b.width),\#(b.height)],"score":\#(face.confidence),"keypoints":[\#(keypoints)],"mesh":[\#(mesh)]}"#
+                    return
+                        #"{"box":[\#(b.x),\#(b.y),\#(b.width),\#(b.height)],"score":\#(face.confidence),"keypoints":[\#(keypoints)],"mesh":[\#(mesh)]}"#
                 }.joined(separator: ",")
             }
             var tiled: [FaceObservation] = [], whole: [FaceObservation] = [], landmarks: [FaceObservation] = []
@@ -126,9 +135,10 @@ struct FacesCommand: ParsableCommand {
             let fast = DetectFaceLandmarksRequest(faceDetection: fastDetect, usesIrisModel: false, refinesMesh: false)
             var fastLandmarks: [FaceObservation] = []
             let fastMs = try median { fastLandmarks = try fast.perform(in: ImageAnalysisContext(image)) }
-            lines.append(#"{"file":"\#(entry.file)","tiled":{"ms":\#(tiledMs),"faces":[\#(record(tiled))]},"#
-                + #""whole":{"ms":\#(wholeMs),"faces":[\#(record(whole))]},"landmarks":{"ms":\#(landmarksMs),"faces":[\#(record(landmarks))]},"#
-                + #""fast":{"ms":\#(fastMs),"faces":[\#(record(fastLandmarks))]}}"#)
+            lines.append(
+                #"{"file":"\#(entry.file)","tiled":{"ms":\#(tiledMs),"faces":[\#(record(tiled))]},"#
+                    + #""whole":{"ms":\#(wholeMs),"faces":[\#(record(whole))]},"landmarks":{"ms":\#(landmarksMs),"faces":[\#(record(landmarks))]},"#
+                    + #""fast":{"ms":\#(fastMs),"faces":[\#(record(fastLandmarks))]}}"#)
         }
         print("[" + lines.joined(separator: ",\n") + "]")
     }

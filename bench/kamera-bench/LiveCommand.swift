@@ -29,8 +29,12 @@ struct LiveDatasetCommand: ParsableCommand {
                 scene.place(head, faceCenter: PixelPoint(x: (520 - 50 * t) * s, y: 170 * s), faceSide: 90 * s, degrees: -10)
                 scene.place(head, faceCenter: PixelPoint(x: 330 * s, y: (260 + 20 * sin(2 * t)) * s), faceSide: 70 * s, degrees: 5)
                 var composer = scene.composer
-                try composer.place(.qr, payload: .text("live \(width)"), pose: CodePose(center: PixelPoint(x: (140 + 30 * t) * s, y: 380 * s), width: 110 * s))
-                try composer.place(.code128, payload: .text("KAMERA-42"), pose: CodePose(center: PixelPoint(x: 480 * s, y: (390 - 10 * t) * s), width: 180 * s))
+                try composer.place(
+                    .qr, payload: .text("live \(width)"),
+                    pose: CodePose(center: PixelPoint(x: (140 + 30 * t) * s, y: 380 * s), width: 110 * s))
+                try composer.place(
+                    .code128, payload: .text("KAMERA-42"),
+                    pose: CodePose(center: PixelPoint(x: 480 * s, y: (390 - 10 * t) * s), width: 180 * s))
                 _ = try recorder.append(composer.canvas, at: t)
             }
             _ = try recorder.finish()
@@ -52,8 +56,9 @@ struct LiveCommand: ParsableCommand {
         let reader = try MovieReader(path: path)
         var frames: [VideoFrame] = []
         while let frame = try reader.nextFrame() { frames.append(frame) }
-        let scanner = try LiveScanner(configuration: LiveScanner.Configuration(
-            barcodes: facesOnly ? nil : DetectBarcodesRequest(effort: .fast), frameBudget: 1 / 30))
+        let scanner = try LiveScanner(
+            configuration: LiveScanner.Configuration(
+                barcodes: facesOnly ? nil : DetectBarcodesRequest(effort: .fast), frameBudget: 1 / 30))
         var faces = 0, codes = 0
         let start = DispatchTime.now().uptimeNanoseconds
         for frame in frames {
@@ -62,6 +67,8 @@ struct LiveCommand: ParsableCommand {
             codes += scan.barcodes.count
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        print(#"{"file":"\#(URL(fileURLWithPath: path).lastPathComponent)","frames":\#(frames.count),"fps":\#(Double(frames.count) / seconds),"faces_per_frame":\#(Double(faces) / Double(frames.count)),"codes_per_frame":\#(Double(codes) / Double(frames.count)),"detection_interval":\#(scanner.detectionInterval)}"#)
+        print(
+            #"{"file":"\#(URL(fileURLWithPath: path).lastPathComponent)","frames":\#(frames.count),"fps":\#(Double(frames.count) / seconds),"faces_per_frame":\#(Double(faces) / Double(frames.count)),"codes_per_frame":\#(Double(codes) / Double(frames.count)),"detection_interval":\#(scanner.detectionInterval)}"#
+        )
     }
 }

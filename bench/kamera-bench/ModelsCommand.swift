@@ -30,7 +30,9 @@ struct ModelsCommand: ParsableCommand {
             }
             times.sort()
             if profile {
-                for (kernel, ms) in session.profile() { FileHandle.standardError.write(Data("  \(model.fileName) \(kernel): \(ms) ms\n".utf8)) }
+                for (kernel, ms) in session.profile() {
+                    FileHandle.standardError.write(Data("  \(model.fileName) \(kernel): \(ms) ms\n".utf8))
+                }
             }
             print(#"{"model":"\#(model.fileName)","median_ms":\#(times[times.count / 2]),"p10_ms":\#(times[times.count / 10])}"#)
         }

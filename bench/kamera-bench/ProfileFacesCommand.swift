@@ -31,6 +31,8 @@ struct ProfileFacesCommand: ParsableCommand {
             fast.faceDetection.refinesFaces = false
             _ = try fast.perform(in: ImageAnalysisContext(image))
         }
-        try time("landmarks given faces") { _ = try DetectFaceLandmarksRequest(inputFaceObservations: faces).perform(in: ImageAnalysisContext(image)) }
+        try time("landmarks given faces") {
+            _ = try DetectFaceLandmarksRequest(inputFaceObservations: faces).perform(in: ImageAnalysisContext(image))
+        }
     }
 }

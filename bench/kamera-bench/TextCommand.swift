@@ -33,8 +33,9 @@ struct TextDatasetCommand: ParsableCommand {
         for (c, condition) in conditions.enumerated() {
             for (f, fontPath) in TextScene.fonts.enumerated() {
                 let lines = (0..<3).map { TextScene.sampleLines[(c + f + $0) % TextScene.sampleLines.count] }
-                let scene = TextScene.render(lines, font: try FontFace(path: fontPath), pixelSize: condition.1, color: condition.4,
-                                             background: condition.3, rotation: condition.2, damage: condition.5, seed: UInt64(c * 10 + f))
+                let scene = TextScene.render(
+                    lines, font: try FontFace(path: fontPath), pixelSize: condition.1, color: condition.4,
+                    background: condition.3, rotation: condition.2, damage: condition.5, seed: UInt64(c * 10 + f))
                 let name = "text_\(c)_\(f).png"
                 try ImageEncoder.write(scene.image, to: directory.appendingPathComponent(name))
                 pages.append(Page(file: name, condition: condition.0, text: lines.joined(separator: " ")))
@@ -63,7 +64,8 @@ struct TextCommand: ParsableCommand {
 
     func run() throws {
         let root = URL(fileURLWithPath: directory)
-        let pages = try JSONDecoder().decode([TextDatasetCommand.Page].self, from: Data(contentsOf: root.appendingPathComponent("truth.json")))
+        let pages = try JSONDecoder().decode(
+            [TextDatasetCommand.Page].self, from: Data(contentsOf: root.appendingPathComponent("truth.json")))
         let request = RecognizeTextRequest(recognitionLevel: RecognizeTextRequest.RecognitionLevel(rawValue: level) ?? .accurate)
         // Load the engine once, as a long-running program would.
         _ = try request.performSynchronously(on: Image(pixelBuffer: PixelBuffer(width: 8, height: 8, format: .gray8)))

@@ -25,9 +25,10 @@ struct AddOperator: ActivationFusing {
             throw planner.fail("ADD of \(t[a].shape) and \(t[b].shape): broadcasting is not supported")
         }
         let channels = t[output].shape.last ?? 1
-        return AddKernel(a: planner.arena(a), b: planner.arena(b), output: planner.arena(output),
-                         pixels: t[output].elementCount / max(channels, 1), channels: channels,
-                         activation: try planner.epilogue(activation))
+        return AddKernel(
+            a: planner.arena(a), b: planner.arena(b), output: planner.arena(output),
+            pixels: t[output].elementCount / max(channels, 1), channels: channels,
+            activation: try planner.epilogue(activation))
     }
 }
 

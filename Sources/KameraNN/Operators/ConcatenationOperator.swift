@@ -13,8 +13,9 @@ struct ConcatenationOperator: GraphOperator {
     }
 
     init(_ record: OperatorRecord) throws {
-        self.init(inputs: try record.allInputs(), output: record.output, axis: try record.int(0),
-                  activation: try record.activation(field: 1))
+        self.init(
+            inputs: try record.allInputs(), output: record.output, axis: try record.int(0),
+            activation: try record.activation(field: 1))
     }
 
     func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel {
@@ -33,8 +34,9 @@ struct ConcatenationOperator: GraphOperator {
         }
         guard total == outShape[a] else { throw planner.fail("CONCATENATION sizes do not add up to \(outShape)") }
         // Each of the `outer` slices is the inputs' inner blocks one after another.
-        return ConcatenationKernel(inputs: inputs.map { (planner.arena($0), planner.tensors[$0].shape[a...].reduce(1, *)) },
-                                   outer: outShape[..<a].reduce(1, *), output: planner.arena(output))
+        return ConcatenationKernel(
+            inputs: inputs.map { (planner.arena($0), planner.tensors[$0].shape[a...].reduce(1, *)) },
+            outer: outShape[..<a].reduce(1, *), output: planner.arena(output))
     }
 }
 

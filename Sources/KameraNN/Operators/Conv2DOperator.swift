@@ -16,9 +16,10 @@ struct Conv2DOperator: ActivationFusing {
     }
 
     init(_ record: OperatorRecord) throws {
-        self.init(input: try record.input(0), filter: try record.input(1), bias: try record.optionalInput(2),
-                  output: record.output, window: try record.window(stride: (1, 2), dilation: (4, 5), padding: 0),
-                  activation: try record.activation(field: 3))
+        self.init(
+            input: try record.input(0), filter: try record.input(1), bias: try record.optionalInput(2),
+            output: record.output, window: try record.window(stride: (1, 2), dilation: (4, 5), padding: 0),
+            activation: try record.activation(field: 3))
     }
 
     var inputs: [Int] { [input, filter] + (bias.map { [$0] } ?? []) }
@@ -31,21 +32,24 @@ struct Conv2DOperator: ActivationFusing {
             throw planner.fail("CONV_2D filter \(f.name) \(f.shape) does not match input channels \(ic)")
         }
         let (oc, kh, kw) = (f.shape[0], f.shape[1], f.shape[2])
-        let geometry = try planner.windowGeometry(input: input, output: output, kernelHeight: kh, kernelWidth: kw,
-                                                  window: window, outputChannels: oc)
+        let geometry = try planner.windowGeometry(
+            input: input, output: output, kernelHeight: kh, kernelWidth: kw,
+            window: window, outputChannels: oc)
         let epilogue = try planner.epilogue(activation)
         let biasOffset = planner.packChannels(try planner.biasValues(bias, count: oc))
         let k = kh * kw * ic
         // Packed as blocks of 16 output channels, each [k][16] with k in im2col order.
         let weightOffset = planner.packBlocks(count: k, channels: oc) { kk, co in weights[co * k + kk] }
         if kh == 1, kw == 1, window.strideH == 1, window.strideW == 1, geometry.padTop == 0, geometry.padLeft == 0 {
-            return PointwiseConvolutionKernel(input: geometry.input, rows: geometry.inputHeight * geometry.inputWidth,
-                                              inputChannels: ic, weights: weightOffset, bias: biasOffset,
-                                              outputChannels: oc, output: geometry.output, activation: epilogue)
+            return PointwiseConvolutionKernel(
+                input: geometry.input, rows: geometry.inputHeight * geometry.inputWidth,
+                inputChannels: ic, weights: weightOffset, bias: biasOffset,
+                outputChannels: oc, output: geometry.output, activation: epilogue)
         }
         planner.requireScratch(geometry.outputHeight * geometry.outputWidth * k)
-        return ConvolutionKernel(geometry: geometry, weights: weightOffset, bias: biasOffset, outputChannels: oc,
-                                 activation: epilogue)
+        return ConvolutionKernel(
+            geometry: geometry, weights: weightOffset, bias: biasOffset, outputChannels: oc,
+            activation: epilogue)
     }
 }
 
@@ -59,8 +63,9 @@ struct PointwiseConvolutionKernel: PlannedKernel {
         let (k, n) = (inputChannels, outputChannels)
         nonisolated(unsafe) let act = context.activation(activation)  // holds a pointer into the shared weights
         context.parallelRows(rows, minimumPerThread: 64) { r0, r1 in
-            knn_gemm(context.arena + input + r0 * k, r1 - r0, k, k, context.weights + weights, context.weights + bias, n,
-                     context.arena + output + r0 * n, n, act)
+            knn_gemm(
+                context.arena + input + r0 * k, r1 - r0, k, k, context.weights + weights, context.weights + bias, n,
+                context.arena + output + r0 * n, n, act)
         }
     }
 }
@@ -78,12 +83,14 @@ struct ConvolutionKernel: PlannedKernel {
         nonisolated(unsafe) let act = context.activation(activation)  // holds a pointer into the shared weights
         context.parallelRows(g.outputHeight, minimumPerThread: 4) { y0, y1 in
             let col = context.scratch + y0 * g.outputWidth * k
-            knn_im2col(context.arena + g.input, Int32(g.inputHeight), Int32(g.inputWidth), Int32(g.inputChannels),
-                       Int32(g.kernelHeight), Int32(g.kernelWidth), Int32(g.strideH), Int32(g.strideW),
-                       Int32(g.dilationH), Int32(g.dilationW), Int32(g.padTop), Int32(g.padLeft),
-                       Int32(y0), Int32(y1), Int32(g.outputWidth), col)
-            knn_gemm(col, (y1 - y0) * g.outputWidth, k, k, context.weights + weights, context.weights + bias, n,
-                     context.arena + g.output + y0 * g.outputWidth * n, n, act)
+            knn_im2col(
+                context.arena + g.input, Int32(g.inputHeight), Int32(g.inputWidth), Int32(g.inputChannels),
+                Int32(g.kernelHeight), Int32(g.kernelWidth), Int32(g.strideH), Int32(g.strideW),
+                Int32(g.dilationH), Int32(g.dilationW), Int32(g.padTop), Int32(g.padLeft),
+                Int32(y0), Int32(y1), Int32(g.outputWidth), col)
+            knn_gemm(
+                col, (y1 - y0) * g.outputWidth, k, k, context.weights + weights, context.weights + bias, n,
+                context.arena + g.output + y0 * g.outputWidth * n, n, act)
         }
     }
 }

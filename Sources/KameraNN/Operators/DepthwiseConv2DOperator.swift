@@ -18,9 +18,10 @@ struct DepthwiseConv2DOperator: ActivationFusing {
     }
 
     init(_ record: OperatorRecord) throws {
-        self.init(input: try record.input(0), filter: try record.input(1), bias: try record.optionalInput(2),
-                  output: record.output, window: try record.window(stride: (1, 2), dilation: (5, 6), padding: 0),
-                  depthMultiplier: try record.int(3, default: 1), activation: try record.activation(field: 4))
+        self.init(
+            input: try record.input(0), filter: try record.input(1), bias: try record.optionalInput(2),
+            output: record.output, window: try record.window(stride: (1, 2), dilation: (5, 6), padding: 0),
+            depthMultiplier: try record.int(3, default: 1), activation: try record.activation(field: 4))
     }
 
     var inputs: [Int] { [input, filter] + (bias.map { [$0] } ?? []) }
@@ -30,12 +31,14 @@ struct DepthwiseConv2DOperator: ActivationFusing {
         let ic = try planner.image(input).channels
         let f = planner.tensors[filter]
         guard depthMultiplier == 1 || ic * depthMultiplier == f.shape.last, let weights = f.floats, f.shape.count == 4,
-              f.shape[0] == 1, f.shape[3] == ic else {
+            f.shape[0] == 1, f.shape[3] == ic
+        else {
             throw planner.fail("DEPTHWISE_CONV_2D \(f.name) \(f.shape): only depth multiplier 1 is supported")
         }
         let (kh, kw) = (f.shape[1], f.shape[2])
-        let geometry = try planner.windowGeometry(input: input, output: output, kernelHeight: kh, kernelWidth: kw,
-                                                  window: window, outputChannels: ic)
+        let geometry = try planner.windowGeometry(
+            input: input, output: output, kernelHeight: kh, kernelWidth: kw,
+            window: window, outputChannels: ic)
         let epilogue = try planner.epilogue(activation)
         let biasOffset = planner.packChannels(try planner.biasValues(bias, count: ic))
         // [kh][kw][channels rounded up to 16], so each tap loads whole channel blocks.
@@ -59,11 +62,12 @@ struct DepthwiseKernel: PlannedKernel {
         let g = geometry
         nonisolated(unsafe) let act = context.activation(activation)  // holds a pointer into the shared weights
         context.parallelRows(g.outputHeight, minimumPerThread: 4) { y0, y1 in
-            knn_depthwise(context.arena + g.input, Int32(g.inputHeight), Int32(g.inputWidth), Int32(g.inputChannels),
-                          context.weights + weights, context.weights + bias, Int32(g.kernelHeight), Int32(g.kernelWidth),
-                          Int32(g.strideH), Int32(g.strideW), Int32(g.dilationH), Int32(g.dilationW),
-                          Int32(g.padTop), Int32(g.padLeft), context.arena + g.output, Int32(y0), Int32(y1),
-                          Int32(g.outputWidth), act)
+            knn_depthwise(
+                context.arena + g.input, Int32(g.inputHeight), Int32(g.inputWidth), Int32(g.inputChannels),
+                context.weights + weights, context.weights + bias, Int32(g.kernelHeight), Int32(g.kernelWidth),
+                Int32(g.strideH), Int32(g.strideW), Int32(g.dilationH), Int32(g.dilationW),
+                Int32(g.padTop), Int32(g.padLeft), context.arena + g.output, Int32(y0), Int32(y1),
+                Int32(g.outputWidth), act)
         }
     }
 }

@@ -14,8 +14,9 @@ struct LogisticOperator: GraphOperator {
 
     func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel {
         try planner.sameCount(input, output)
-        return LogisticKernel(input: planner.arena(input), output: planner.arena(output),
-                              count: planner.tensors[output].elementCount)
+        return LogisticKernel(
+            input: planner.arena(input), output: planner.arena(output),
+            count: planner.tensors[output].elementCount)
     }
 }
 

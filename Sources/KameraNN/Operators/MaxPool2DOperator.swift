@@ -11,22 +11,27 @@ struct MaxPool2DOperator: GraphOperator {
     var activation: FusedActivation
 
     init(input: Int, output: Int, filterH: Int, filterW: Int, window: Window, activation: FusedActivation) {
-        (self.input, self.output, self.filterH, self.filterW, self.window, self.activation) = (input, output, filterH, filterW, window, activation)
+        (self.input, self.output, self.filterH, self.filterW, self.window, self.activation) = (
+            input, output, filterH, filterW, window, activation
+        )
     }
 
     init(_ record: OperatorRecord) throws {
-        self.init(input: try record.input(0), output: record.output, filterH: try record.int(4, default: 1),
-                  filterW: try record.int(3, default: 1), window: try record.window(stride: (1, 2), dilation: nil, padding: 0),
-                  activation: try record.activation(field: 5))
+        self.init(
+            input: try record.input(0), output: record.output, filterH: try record.int(4, default: 1),
+            filterW: try record.int(3, default: 1), window: try record.window(stride: (1, 2), dilation: nil, padding: 0),
+            activation: try record.activation(field: 5))
     }
 
     var inputs: [Int] { [input] }
 
     func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel {
         let channels = try planner.image(input).channels
-        return MaxPoolKernel(geometry: try planner.windowGeometry(input: input, output: output, kernelHeight: filterH,
-                                                                  kernelWidth: filterW, window: window, outputChannels: channels),
-                             activation: try planner.epilogue(activation))
+        return MaxPoolKernel(
+            geometry: try planner.windowGeometry(
+                input: input, output: output, kernelHeight: filterH,
+                kernelWidth: filterW, window: window, outputChannels: channels),
+            activation: try planner.epilogue(activation))
     }
 }
 
@@ -37,9 +42,10 @@ struct MaxPoolKernel: PlannedKernel {
 
     func run(_ context: KernelContext) {
         let g = geometry
-        knn_max_pool(context.arena + g.input, Int32(g.inputHeight), Int32(g.inputWidth), Int32(g.inputChannels),
-                     Int32(g.kernelHeight), Int32(g.kernelWidth), Int32(g.strideH), Int32(g.strideW),
-                     Int32(g.padTop), Int32(g.padLeft), context.arena + g.output, 0, Int32(g.outputHeight),
-                     Int32(g.outputWidth), context.activation(activation))
+        knn_max_pool(
+            context.arena + g.input, Int32(g.inputHeight), Int32(g.inputWidth), Int32(g.inputChannels),
+            Int32(g.kernelHeight), Int32(g.kernelWidth), Int32(g.strideH), Int32(g.strideW),
+            Int32(g.padTop), Int32(g.padLeft), context.arena + g.output, 0, Int32(g.outputHeight),
+            Int32(g.outputWidth), context.activation(activation))
     }
 }

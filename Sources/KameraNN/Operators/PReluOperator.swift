@@ -23,8 +23,9 @@ struct PReluOperator: FusibleActivation {
         guard planner.tensors[alpha].floats?.count == channels else {
             throw planner.fail("PRELU alpha \(planner.tensors[alpha].shape) must hold one value per channel")
         }
-        return ActivationKernel(input: planner.arena(input), output: planner.arena(output),
-                                pixels: planner.tensors[input].elementCount / channels, channels: channels,
-                                activation: try planner.epilogue(.prelu(alpha: alpha)))
+        return ActivationKernel(
+            input: planner.arena(input), output: planner.arena(output),
+            pixels: planner.tensors[input].elementCount / channels, channels: channels,
+            activation: try planner.epilogue(.prelu(alpha: alpha)))
     }
 }

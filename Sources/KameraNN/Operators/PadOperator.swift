@@ -28,8 +28,9 @@ struct PadOperator: GraphOperator {
         guard outShape.reduce(1, *) == outTensor.elementCount, Array(outShape.suffix(shape.count)) == outTensor.shape else {
             throw planner.fail("PAD output \(outTensor.shape) does not match \(outShape)")
         }
-        return PadKernel(input: planner.arena(input), inputShape: inShape.map(Int32.init), before: before.map(Int32.init),
-                         outputShape: outShape.map(Int32.init), output: planner.arena(output))
+        return PadKernel(
+            input: planner.arena(input), inputShape: inShape.map(Int32.init), before: before.map(Int32.init),
+            outputShape: outShape.map(Int32.init), output: planner.arena(output))
     }
 }
 

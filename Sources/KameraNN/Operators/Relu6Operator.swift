@@ -14,7 +14,8 @@ struct Relu6Operator: FusibleActivation {
 
     func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel {
         try planner.sameCount(input, output)
-        return ActivationKernel(input: planner.arena(input), output: planner.arena(output),
-                                pixels: planner.tensors[output].elementCount, channels: 1, activation: try planner.epilogue(.relu6))
+        return ActivationKernel(
+            input: planner.arena(input), output: planner.arena(output),
+            pixels: planner.tensors[output].elementCount, channels: 1, activation: try planner.epilogue(.relu6))
     }
 }

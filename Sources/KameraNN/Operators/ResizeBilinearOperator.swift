@@ -14,8 +14,9 @@ struct ResizeBilinearOperator: GraphOperator {
 
     init(_ record: OperatorRecord) throws {
         // Input 1 is the size tensor; the output shape already says it.
-        self.init(input: try record.input(0), output: record.output, alignCorners: try record.bool(2),
-                  halfPixelCenters: try record.bool(3))
+        self.init(
+            input: try record.input(0), output: record.output, alignCorners: try record.bool(2),
+            halfPixelCenters: try record.bool(3))
     }
 
     var inputs: [Int] { [input] }
@@ -24,9 +25,10 @@ struct ResizeBilinearOperator: GraphOperator {
         let (ih, iw, ic) = try planner.image(input)
         let (oh, ow, oc) = try planner.image(output)
         guard oc == ic else { throw planner.fail("RESIZE_BILINEAR changes channels") }
-        return ResizeBilinearKernel(input: planner.arena(input), inputHeight: ih, inputWidth: iw, channels: ic,
-                                    output: planner.arena(output), outputHeight: oh, outputWidth: ow,
-                                    alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
+        return ResizeBilinearKernel(
+            input: planner.arena(input), inputHeight: ih, inputWidth: iw, channels: ic,
+            output: planner.arena(output), outputHeight: oh, outputWidth: ow,
+            alignCorners: alignCorners, halfPixelCenters: halfPixelCenters)
     }
 }
 
@@ -37,8 +39,9 @@ struct ResizeBilinearKernel: PlannedKernel {
     var kernelName: String { "resize" }
 
     func run(_ context: KernelContext) {
-        knn_resize_bilinear(context.arena + input, Int32(inputHeight), Int32(inputWidth), Int32(channels),
-                            context.arena + output, Int32(outputHeight), Int32(outputWidth),
-                            alignCorners ? 1 : 0, halfPixelCenters ? 1 : 0)
+        knn_resize_bilinear(
+            context.arena + input, Int32(inputHeight), Int32(inputWidth), Int32(channels),
+            context.arena + output, Int32(outputHeight), Int32(outputWidth),
+            alignCorners ? 1 : 0, halfPixelCenters ? 1 : 0)
     }
 }

@@ -50,8 +50,10 @@ struct StepPlanner {
     }
 
     /// Output size and padding by TFLite's rules, checked against the declared output shape.
-    func windowGeometry(input: Int, output: Int, kernelHeight kh: Int, kernelWidth kw: Int, window: Window,
-                        outputChannels: Int) throws -> ConvolutionGeometry {
+    func windowGeometry(
+        input: Int, output: Int, kernelHeight kh: Int, kernelWidth kw: Int, window: Window,
+        outputChannels: Int
+    ) throws -> ConvolutionGeometry {
         let (ih, iw, ic) = try image(input)
         let effH = (kh - 1) * window.dilationH + 1, effW = (kw - 1) * window.dilationW + 1
         let oh: Int, ow: Int

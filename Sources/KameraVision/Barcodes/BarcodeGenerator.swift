@@ -36,8 +36,10 @@ public struct BarcodeGenerator: Sendable {
     /// Bar height of linear codes, in modules; nil gives a height proportional to the width.
     public var barHeight: Int?
 
-    public init(symbology: BarcodeSymbology, moduleSize: Int = 4, quietZone: Int? = nil,
-                errorCorrection: ErrorCorrection? = nil, barHeight: Int? = nil) {
+    public init(
+        symbology: BarcodeSymbology, moduleSize: Int = 4, quietZone: Int? = nil,
+        errorCorrection: ErrorCorrection? = nil, barHeight: Int? = nil
+    ) {
         self.symbology = symbology
         self.moduleSize = moduleSize
         self.quietZone = quietZone
@@ -71,10 +73,11 @@ public struct BarcodeGenerator: Sendable {
             }
             options.append("ecLevel=\(errorCorrection.rawValue)")
         }
-        let (bytes, isBinary): ([UInt8], Bool) = switch payload {
-        case .text(let text): (Array(text.utf8), false)
-        case .bytes(let data): ([UInt8](data), true)
-        }
+        let (bytes, isBinary): ([UInt8], Bool) =
+            switch payload {
+            case .text(let text): (Array(text.utf8), false)
+            case .bytes(let data): ([UInt8](data), true)
+            }
         // Without an ECI, readers guess the character set of non-ASCII text (Data Matrix
         // "ÄÖÜ" came back as Shift-JIS); declaring UTF-8 makes the round trip exact.
         if !isBinary, bytes.contains(where: { $0 >= 0x80 }), symbology.isTwoDimensional, symbology != .maxiCode {
@@ -96,8 +99,9 @@ public struct BarcodeGenerator: Sendable {
         }
         defer { kzx_symbol_free(&symbol) }
         let count = Int(symbol.width) * Int(symbol.height)
-        let matrix = try PixelBuffer(width: Int(symbol.width), height: Int(symbol.height), format: .gray8,
-                                     bytes: Array(UnsafeBufferPointer(start: modules, count: count)))
+        let matrix = try PixelBuffer(
+            width: Int(symbol.width), height: Int(symbol.height), format: .gray8,
+            bytes: Array(UnsafeBufferPointer(start: modules, count: count)))
         return symbology == .itf14 ? Self.itf14WithInnerQuietZones(matrix) : matrix
     }
 
@@ -144,7 +148,8 @@ public struct BarcodeGenerator: Sendable {
         let quiet = quietZone ?? standardQuietZone
         guard quiet >= 0 else { throw KameraError.invalidArgument("quiet zone must not be negative") }
         // Linear symbols come back as a single row of modules; give them height.
-        let rows = !symbology.isTwoDimensional && matrix.height == 1
+        let rows =
+            !symbology.isTwoDimensional && matrix.height == 1
             ? (barHeight ?? max(24, matrix.width * 2 / 5)) : matrix.height
         let width = (matrix.width + 2 * quiet) * moduleSize
         let height = (rows + 2 * (symbology.isTwoDimensional ? quiet : max(1, quiet / 2))) * moduleSize
@@ -164,8 +169,9 @@ public struct BarcodeGenerator: Sendable {
                 }
             }
         }
-        let symbolRect = PixelRect(x: Double(left), y: Double(top),
-                                   width: Double(matrix.width * moduleSize), height: Double(rows * moduleSize))
+        let symbolRect = PixelRect(
+            x: Double(left), y: Double(top),
+            width: Double(matrix.width * moduleSize), height: Double(rows * moduleSize))
         return Rendering(image: out, symbolRect: symbolRect)
     }
 

@@ -8,7 +8,8 @@ extension BarcodeObservation {
     /// with its 8 digits.
     func normalizingGTIN(requested: [BarcodeSymbology]) -> BarcodeObservation {
         if symbology == .itf, requested.contains(.itf14), let text = payloadString, text.count == 14,
-           text.allSatisfy({ $0.isASCII && $0.isNumber }), Self.hasValidGS1CheckDigit(text) {
+            text.allSatisfy({ $0.isASCII && $0.isNumber }), Self.hasValidGS1CheckDigit(text)
+        {
             // zxing-cpp reports ITF-14 as plain ITF; a 14-digit ITF with a GS1 check digit is an ITF-14.
             var copy = self
             copy.symbology = .itf14

@@ -37,10 +37,12 @@ public struct BarcodeObservation: Sendable, Hashable {
     /// The add-on's bytes (its digits), as Vision's `supplementalPayloadData`.
     public var supplementalPayloadData: Data? { supplementalPayloadString.map { Data($0.utf8) } }
 
-    public init(symbology: BarcodeSymbology, payloadString: String?, payloadData: Data, pixelCorners: Quad,
-                imageSize: Size, confidence: Float = 1, orientation: Int = 0, isMirrored: Bool = false,
-                isInverted: Bool = false, symbologyIdentifier: String = "", errorCorrectionLevel: String? = nil,
-                formatVariant: String = "", supplementalPayloadString: String? = nil) {
+    public init(
+        symbology: BarcodeSymbology, payloadString: String?, payloadData: Data, pixelCorners: Quad,
+        imageSize: Size, confidence: Float = 1, orientation: Int = 0, isMirrored: Bool = false,
+        isInverted: Bool = false, symbologyIdentifier: String = "", errorCorrectionLevel: String? = nil,
+        formatVariant: String = "", supplementalPayloadString: String? = nil
+    ) {
         self.symbology = symbology
         self.payloadString = payloadString
         self.payloadData = payloadData

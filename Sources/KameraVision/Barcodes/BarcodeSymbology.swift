@@ -123,9 +123,12 @@ public enum BarcodeSymbology: String, Sendable, CaseIterable, Codable {
         var result: [BarcodeSymbology] = []
         for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !part.isEmpty {
             if part == "all" { return allCases }
-            guard let symbology = BarcodeSymbology(rawValue: part) ?? BarcodeSymbology.allCases.first(where: {
-                "\($0)".lowercased() == part || $0.readerNames.contains { $0.lowercased() == part }
-            }) else {
+            guard
+                let symbology = BarcodeSymbology(rawValue: part)
+                    ?? BarcodeSymbology.allCases.first(where: {
+                        "\($0)".lowercased() == part || $0.readerNames.contains { $0.lowercased() == part }
+                    })
+            else {
                 throw KameraError.invalidArgument(
                     "unknown symbology '\(part)'; known: \(allCases.map(\.rawValue).joined(separator: ", "))")
             }

@@ -83,11 +83,12 @@ public struct DetectBarcodesRequest: ImageRequest {
             var pass = base
             pass.formats = mirrorable.flatMap(\.readerNames).joined(separator: ",")
             let flip = PerspectiveTransform.flipping(gray.size, horizontally: true, vertically: false)
-            found.add(try pass.read(gray.mirrored()).map { observation in
-                var mirrored = observation.mapped(by: flip, into: gray.size)
-                mirrored.isMirrored = true
-                return mirrored
-            }, isDefaultPass: false)
+            found.add(
+                try pass.read(gray.mirrored()).map { observation in
+                    var mirrored = observation.mapped(by: flip, into: gray.size)
+                    mirrored.isMirrored = true
+                    return mirrored
+                }, isDefaultPass: false)
         }
 
         // Small images: zxing needs about 2 px per module; upscale so fine codes resolve, when
@@ -118,8 +119,10 @@ public struct DetectBarcodesRequest: ImageRequest {
             func look(at bounds: PixelRect, turn: Double?) throws -> [BarcodeObservation] {
                 let crop = gray.cropped(to: bounds)
                 // `cropped` starts at the rect's whole-pixel corner.
-                let toImage = PerspectiveTransform(matrix: [1, 0, max(0, bounds.minX.rounded(.down)),
-                                                            0, 1, max(0, bounds.minY.rounded(.down)), 0, 0, 1])
+                let toImage = PerspectiveTransform(matrix: [
+                    1, 0, max(0, bounds.minX.rounded(.down)),
+                    0, 1, max(0, bounds.minY.rounded(.down)), 0, 0, 1,
+                ])
                 var patch = crop, toSource = toImage, seen: [BarcodeObservation] = []
                 if let turn {
                     let (turned, toCrop) = crop.rotated(byDegrees: turn, fill: 255)
@@ -282,8 +285,9 @@ extension BarcodeObservation {
     func overlaps(_ other: BarcodeObservation) -> Bool {
         func area(_ o: BarcodeObservation) -> PixelRect {
             let b = o.pixelBounds, pad = max(0, o.extent / 10 - min(b.width, b.height) / 2)
-            return PixelRect(x: b.x - (b.width < b.height ? pad : 0), y: b.y - (b.height <= b.width ? pad : 0),
-                             width: b.width + (b.width < b.height ? 2 * pad : 0), height: b.height + (b.height <= b.width ? 2 * pad : 0))
+            return PixelRect(
+                x: b.x - (b.width < b.height ? pad : 0), y: b.y - (b.height <= b.width ? pad : 0),
+                width: b.width + (b.width < b.height ? 2 * pad : 0), height: b.height + (b.height <= b.width ? 2 * pad : 0))
         }
         func inside(_ p: PixelPoint, _ r: PixelRect) -> Bool { p.x >= r.minX && p.x <= r.maxX && p.y >= r.minY && p.y <= r.maxY }
         return inside(pixelBounds.center, area(other)) || inside(other.pixelBounds.center, area(self))
@@ -301,8 +305,9 @@ extension BarcodeObservation {
     /// The observation with its corners moved through `transform`, in an image of `size`.
     func mapped(by transform: PerspectiveTransform, into size: Size) -> BarcodeObservation {
         var copy = self
-        copy.pixelCorners = Quad(topLeft: transform.apply(pixelCorners.topLeft), topRight: transform.apply(pixelCorners.topRight),
-                                 bottomRight: transform.apply(pixelCorners.bottomRight), bottomLeft: transform.apply(pixelCorners.bottomLeft))
+        copy.pixelCorners = Quad(
+            topLeft: transform.apply(pixelCorners.topLeft), topRight: transform.apply(pixelCorners.topRight),
+            bottomRight: transform.apply(pixelCorners.bottomRight), bottomLeft: transform.apply(pixelCorners.bottomLeft))
         copy.imageSize = size
         return copy
     }

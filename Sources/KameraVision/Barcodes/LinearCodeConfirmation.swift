@@ -31,7 +31,8 @@ enum LinearCodeConfirmation {
         for turn in [angle, angle + 2, angle - 2, angle + 4, angle - 4] + (abs(angle) > 1 ? [0] : []) {
             let upright = turn == 0 ? crop : crop.rotated(byDegrees: -turn, fill: observation.isInverted ? 0 : 255).buffer
             if try check.read(observation.isInverted ? upright.inverted() : upright)
-                .contains(where: { $0.payloadData == observation.payloadData }) {
+                .contains(where: { $0.payloadData == observation.payloadData })
+            {
                 return true
             }
         }

@@ -67,9 +67,11 @@ enum StripeOrientationEstimator {
                 for y in max(1, cy * cell)..<min(small.height - 1, (cy + 1) * cell) {
                     let above = p + (y - 1) * stride, row = p + y * stride, below = p + (y + 1) * stride
                     for x in max(1, cx * cell)..<min(small.width - 1, (cx + 1) * cell) {
-                        let gx = Int(above[x + 1]) + 2 * Int(row[x + 1]) + Int(below[x + 1])
+                        let gx =
+                            Int(above[x + 1]) + 2 * Int(row[x + 1]) + Int(below[x + 1])
                             - Int(above[x - 1]) - 2 * Int(row[x - 1]) - Int(below[x - 1])
-                        let gy = Int(below[x - 1]) + 2 * Int(below[x]) + Int(below[x + 1])
+                        let gy =
+                            Int(below[x - 1]) + 2 * Int(below[x]) + Int(below[x + 1])
                             - Int(above[x - 1]) - 2 * Int(above[x]) - Int(above[x + 1])
                         if gx * gx + gy * gy > 6_400 { body(gx, gy) }
                     }
@@ -152,9 +154,12 @@ enum StripeOrientationEstimator {
                     // can all fall below the coherence bar.
                     let gap = delta < tolerance / 2 ? 4 : 2
                     guard delta < 1.5 * tolerance, a.minX <= b.maxX + gap, b.minX <= a.maxX + gap,
-                          a.minY <= b.maxY + gap, b.minY <= a.maxY + gap else { continue }
-                    regions[i] = (a.cells + b.cells, min(a.minX, b.minX), min(a.minY, b.minY), max(a.maxX, b.maxX),
-                                  max(a.maxY, b.maxY), a.sumCos + b.sumCos, a.sumSin + b.sumSin)
+                        a.minY <= b.maxY + gap, b.minY <= a.maxY + gap
+                    else { continue }
+                    regions[i] = (
+                        a.cells + b.cells, min(a.minX, b.minX), min(a.minY, b.minY), max(a.maxX, b.maxX),
+                        max(a.maxY, b.maxY), a.sumCos + b.sumCos, a.sumSin + b.sumSin
+                    )
                     regions.remove(at: j)
                     merged = true
                     break search
@@ -169,8 +174,9 @@ enum StripeOrientationEstimator {
             let pad = 2 * cell
             let x0 = region.minX * cell - pad, y0 = region.minY * cell - pad
             let x1 = (region.maxX + 1) * cell + pad, y1 = (region.maxY + 1) * cell + pad
-            let bounds = PixelRect(x: Double(x0) * scale, y: Double(y0) * scale,
-                                   width: Double(x1 - x0) * scale, height: Double(y1 - y0) * scale)
+            let bounds = PixelRect(
+                x: Double(x0) * scale, y: Double(y0) * scale,
+                width: Double(x1 - x0) * scale, height: Double(y1 - y0) * scale)
             return Region(bounds: bounds.intersection(gray.bounds) ?? gray.bounds, gradientAngle: angle)
         }
     }

@@ -35,7 +35,8 @@ struct BlazeFaceDetector: Sendable {
         regressorsIndex = network.outputShapes.firstIndex { $0.last == 16 } ?? 0
         scoresIndex = network.outputShapes.firstIndex { $0.last == 1 } ?? 1
         guard network.outputShapes[regressorsIndex] == [1, anchors.count, 16],
-              network.outputShapes[scoresIndex] == [1, anchors.count, 1] else {
+            network.outputShapes[scoresIndex] == [1, anchors.count, 1]
+        else {
             throw KameraError.invalidModel(path: network.path, reason: "unexpected outputs \(network.outputShapes)")
         }
     }
@@ -44,8 +45,9 @@ struct BlazeFaceDetector: Sendable {
     /// image read as black, which is MediaPipe's letterbox). `minimumScore` defaults to the
     /// variant's.
     func detect(in sampler: TensorSampler, region: PixelRect, minimumScore: Float? = nil) -> [FaceDetection] {
-        detect(in: sampler, region: RotatedRect(center: region.center, width: region.width, height: region.height, angle: 0),
-               minimumScore: minimumScore)
+        detect(
+            in: sampler, region: RotatedRect(center: region.center, width: region.width, height: region.height, angle: 0),
+            minimumScore: minimumScore)
     }
 
     /// Detects faces in a turned square region; boxes come back face-sized and axis-aligned
@@ -77,10 +79,11 @@ struct BlazeFaceDetector: Sendable {
             let center = point(raw[0], raw[1])
             let w = Double(raw[2] / scale) * rect.width, h = Double(raw[3] / scale) * rect.height
             guard w > 0, h > 0, w.isFinite, h.isFinite else { continue }
-            detections.append(FaceDetection(
-                box: PixelRect(x: center.x - w / 2, y: center.y - h / 2, width: w, height: h),
-                keypoints: (0..<6).map { point(raw[4 + 2 * $0], raw[5 + 2 * $0]) },
-                score: 1 / (1 + exp(-logit))))
+            detections.append(
+                FaceDetection(
+                    box: PixelRect(x: center.x - w / 2, y: center.y - h / 2, width: w, height: h),
+                    keypoints: (0..<6).map { point(raw[4 + 2 * $0], raw[5 + 2 * $0]) },
+                    score: 1 / (1 + exp(-logit))))
         }
         return detections
     }

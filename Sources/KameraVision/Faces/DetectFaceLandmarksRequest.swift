@@ -22,8 +22,10 @@ public struct DetectFaceLandmarksRequest: ImageRequest {
     /// to it, as in Vision. Default: the whole image.
     public var regionOfInterest = NormalizedRect.fullImage
 
-    public init(faceDetection: DetectFaceRectanglesRequest = DetectFaceRectanglesRequest(),
-                inputFaceObservations: [FaceObservation]? = nil, usesIrisModel: Bool = true, refinesMesh: Bool = true) {
+    public init(
+        faceDetection: DetectFaceRectanglesRequest = DetectFaceRectanglesRequest(),
+        inputFaceObservations: [FaceObservation]? = nil, usesIrisModel: Bool = true, refinesMesh: Bool = true
+    ) {
         self.faceDetection = faceDetection
         self.inputFaceObservations = inputFaceObservations
         self.usesIrisModel = usesIrisModel
@@ -33,11 +35,12 @@ public struct DetectFaceLandmarksRequest: ImageRequest {
     public func perform(in context: ImageAnalysisContext) throws -> [FaceObservation] {
         let context = try context.region(regionOfInterest)
         let size = context.rgb.size
-        let detections: [FaceDetection] = if let inputFaceObservations {
-            inputFaceObservations.map { FaceDetection(box: $0.pixelBox, keypoints: $0.keypoints, score: $0.confidence) }
-        } else {
-            try faceDetection.detections(in: context)
-        }
+        let detections: [FaceDetection] =
+            if let inputFaceObservations {
+                inputFaceObservations.map { FaceDetection(box: $0.pixelBox, keypoints: $0.keypoints, score: $0.confidence) }
+            } else {
+                try faceDetection.detections(in: context)
+            }
         let landmarker = try FaceLandmarker(models: faceDetection.modelStore)
         let sampler = context.tensorSampler
         return detections.map { observation(for: $0, imageSize: size, sampler: sampler, landmarker: landmarker) }
@@ -45,13 +48,19 @@ public struct DetectFaceLandmarksRequest: ImageRequest {
 
     /// One face's observation with its landmarks and the mesh's pose, by this request's
     /// options; shared with `LiveScanner`.
-    func observation(for detection: FaceDetection, imageSize: Size, sampler: TensorSampler,
-                     landmarker: FaceLandmarker) -> FaceObservation {
+    func observation(
+        for detection: FaceDetection, imageSize: Size, sampler: TensorSampler,
+        landmarker: FaceLandmarker
+    ) -> FaceObservation {
         var observation = DetectFaceRectanglesRequest.observation(detection, imageSize: imageSize)
-        if let (landmarks, pose) = landmarker.landmarks(for: detection, sampler: sampler, usesIris: usesIrisModel,
-                                                        refinesMesh: refinesMesh, estimatesPrecision: estimatesPrecision) {
+        if let (landmarks, pose) = landmarker.landmarks(
+            for: detection, sampler: sampler, usesIris: usesIrisModel,
+            refinesMesh: refinesMesh, estimatesPrecision: estimatesPrecision)
+        {
             observation.landmarks = landmarks
-            if let pose { (observation.roll, observation.yaw, observation.pitch) = (.radians(pose.roll), .radians(pose.yaw), .radians(pose.pitch)) }
+            if let pose {
+                (observation.roll, observation.yaw, observation.pitch) = (.radians(pose.roll), .radians(pose.yaw), .radians(pose.pitch))
+            }
         }
         return observation
     }

@@ -31,8 +31,10 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     /// to it, as in Vision. Default: the whole image.
     public var regionOfInterest = NormalizedRect.fullImage
 
-    public init(minimumFaceSize: Double? = nil, scansTiles: Bool = true, minimumConfidence: Float = 0.5,
-                maximumFaces: Int = 100, maximumThreads: Int? = nil) {
+    public init(
+        minimumFaceSize: Double? = nil, scansTiles: Bool = true, minimumConfidence: Float = 0.5,
+        maximumFaces: Int = 100, maximumThreads: Int? = nil
+    ) {
         self.maximumThreads = maximumThreads
         self.minimumFaceSize = minimumFaceSize
         self.scansTiles = scansTiles
@@ -60,10 +62,12 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     /// Every face this request's options find, merged, confident enough, best first; shared
     /// with `LiveScanner`, which adds the faces it follows and merges them with `merged(_:)`.
     func candidates(in sampler: TensorSampler, scanner: FaceScanner) -> [FaceDetection] {
-        scanner.detect(in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles,
-                       threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount, refines: refinesFaces,
-                       overlapThreshold: overlapThreshold)
-            .filter { $0.score >= minimumConfidence }
+        scanner.detect(
+            in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles,
+            threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount, refines: refinesFaces,
+            overlapThreshold: overlapThreshold
+        )
+        .filter { $0.score >= minimumConfidence }
     }
 
     /// `detections` merged by this request's overlap rule and cut to `maximumFaces`, best first.
@@ -73,8 +77,9 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
 
     static func observation(_ detection: FaceDetection, imageSize: Size) -> FaceObservation {
         let (roll, yaw, pitch) = KeypointPose.angles(detection.keypoints)
-        return FaceObservation(boundingBox: detection.box.normalized(in: imageSize), imageSize: imageSize,
-                               confidence: detection.score, roll: .radians(roll), yaw: .radians(yaw), pitch: .radians(pitch),
-                               keypoints: detection.keypoints)
+        return FaceObservation(
+            boundingBox: detection.box.normalized(in: imageSize), imageSize: imageSize,
+            confidence: detection.score, roll: .radians(roll), yaw: .radians(yaw), pitch: .radians(pitch),
+            keypoints: detection.keypoints)
     }
 }

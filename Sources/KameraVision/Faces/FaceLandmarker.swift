@@ -13,7 +13,8 @@ struct FaceLandmarker: Sendable {
         mesh = try models.sessions(.faceLandmark)
         iris = try models.sessions(.irisLandmark)
         guard mesh.network.outputShapes.contains(where: { $0.reduce(1, *) == 1404 }),
-              iris.network.outputShapes.contains(where: { $0.reduce(1, *) == 15 }) else {
+            iris.network.outputShapes.contains(where: { $0.reduce(1, *) == 15 })
+        else {
             throw KameraError.invalidModel(path: mesh.network.path, reason: "unexpected Face Mesh / Iris outputs")
         }
     }
@@ -23,8 +24,9 @@ struct FaceLandmarker: Sendable {
     static func region(for detection: FaceDetection) -> RotatedRect {
         let right = detection.keypoints[FaceDetection.rightEye], left = detection.keypoints[FaceDetection.leftEye]
         let side = max(detection.box.width, detection.box.height) * 1.5
-        return RotatedRect(center: detection.box.center, width: side, height: side,
-                           angle: atan2(left.y - right.y, left.x - right.x))
+        return RotatedRect(
+            center: detection.box.center, width: side, height: side,
+            angle: atan2(left.y - right.y, left.x - right.x))
     }
 
     /// The crop a previous mesh defines: its bounds in the face's upright frame, 1.5×.
@@ -45,9 +47,12 @@ struct FaceLandmarker: Sendable {
     /// Landmarks and mesh pose for one detected face; nil when the mesh says there is no face.
     /// `estimatesPrecision`: also run the mesh on two slightly moved, scaled and turned crops;
     /// each point's spread across the three runs is its precision estimate.
-    func landmarks(for detection: FaceDetection, sampler: TensorSampler, usesIris: Bool = true,
-                   refinesMesh: Bool = true, estimatesPrecision: Bool = false)
-        -> (FaceLandmarks, (roll: Double, yaw: Double, pitch: Double)?)? {
+    func landmarks(
+        for detection: FaceDetection, sampler: TensorSampler, usesIris: Bool = true,
+        refinesMesh: Bool = true, estimatesPrecision: Bool = false
+    )
+        -> (FaceLandmarks, (roll: Double, yaw: Double, pitch: Double)?)?
+    {
         let first = Self.region(for: detection)
         var (points, presence) = runMesh(first, sampler: sampler)
         var used = first
@@ -75,15 +80,25 @@ struct FaceLandmarker: Sendable {
             .outerLips: region(FaceMeshTopology.outerLips), .innerLips: region(FaceMeshTopology.innerLips),
         ]
         func eyeCentre(_ ring: [Int]) -> PixelPoint {
-            PixelPoint(x: ring.map { points[$0].x }.reduce(0, +) / Double(ring.count),
-                       y: ring.map { points[$0].y }.reduce(0, +) / Double(ring.count))
+            PixelPoint(
+                x: ring.map { points[$0].x }.reduce(0, +) / Double(ring.count),
+                y: ring.map { points[$0].y }.reduce(0, +) / Double(ring.count))
         }
-        regions[.leftPupil] = [normalized(usesIris ? pupil(points, corners: FaceMeshTopology.leftEyeCorners, sampler: sampler)
-                                                   : eyeCentre(FaceMeshTopology.leftEye))]
-        regions[.rightPupil] = [normalized(usesIris ? pupil(points, corners: FaceMeshTopology.rightEyeCorners, sampler: sampler)
-                                                    : eyeCentre(FaceMeshTopology.rightEye))]
-        var landmarks = FaceLandmarks(regions: regions, meshPoints: points, confidence: presence, faceBox: box,
-                                      imageSize: sampler.image.size)
+        regions[.leftPupil] = [
+            normalized(
+                usesIris
+                    ? pupil(points, corners: FaceMeshTopology.leftEyeCorners, sampler: sampler)
+                    : eyeCentre(FaceMeshTopology.leftEye))
+        ]
+        regions[.rightPupil] = [
+            normalized(
+                usesIris
+                    ? pupil(points, corners: FaceMeshTopology.rightEyeCorners, sampler: sampler)
+                    : eyeCentre(FaceMeshTopology.rightEye))
+        ]
+        var landmarks = FaceLandmarks(
+            regions: regions, meshPoints: points, confidence: presence, faceBox: box,
+            imageSize: sampler.image.size)
         if estimatesPrecision { landmarks.precisionEstimates = precisionEstimates(points, crop: used, box: box, sampler: sampler) }
         // Roll is the eye line as seen, as for detection (Vision's in-plane roll, what the face
         // layer is turned by); yaw and pitch come from the mesh's 3-D pose.
@@ -97,13 +112,16 @@ struct FaceLandmarker: Sendable {
     /// moved by ±4 % of their side, scaled by ±6 % and turned by ±3°. A point the model is
     /// sure of (a sharp eye corner) barely moves; one it guesses (a jaw line in shadow, an
     /// occluded lip) follows the crop. Pupils take their eye ring's mean.
-    private func precisionEstimates(_ points: [FaceLandmarks.MeshPoint], crop: RotatedRect, box: PixelRect,
-                                    sampler: TensorSampler) -> [FaceLandmarks.RegionName: [Float]] {
+    private func precisionEstimates(
+        _ points: [FaceLandmarks.MeshPoint], crop: RotatedRect, box: PixelRect,
+        sampler: TensorSampler
+    ) -> [FaceLandmarks.RegionName: [Float]] {
         var squared = [Double](repeating: 0, count: points.count)
         for sign in [1.0, -1.0] {
-            let moved = RotatedRect(center: PixelPoint(x: crop.center.x + sign * 0.04 * crop.width, y: crop.center.y - sign * 0.04 * crop.height),
-                                    width: crop.width * (1 + sign * 0.06), height: crop.height * (1 + sign * 0.06),
-                                    angle: crop.angle + sign * 3 * .pi / 180)
+            let moved = RotatedRect(
+                center: PixelPoint(x: crop.center.x + sign * 0.04 * crop.width, y: crop.center.y - sign * 0.04 * crop.height),
+                width: crop.width * (1 + sign * 0.06), height: crop.height * (1 + sign * 0.06),
+                angle: crop.angle + sign * 3 * .pi / 180)
             let (other, _) = runMesh(moved, sampler: sampler)
             for i in points.indices { squared[i] += pow(other[i].x - points[i].x, 2) + pow(other[i].y - points[i].y, 2) }
         }
@@ -149,8 +167,9 @@ struct FaceLandmarker: Sendable {
         let distance = hypot(outer.x - inner.x, outer.y - inner.y)
         // Both crops use the image-left → image-right eye line, whichever corner is where.
         let leftmost = outer.x < inner.x ? outer : inner, rightmost = outer.x < inner.x ? inner : outer
-        let rect = RotatedRect(center: center, width: distance * 2.3, height: distance * 2.3,
-                               angle: atan2(rightmost.y - leftmost.y, rightmost.x - leftmost.x))
+        let rect = RotatedRect(
+            center: center, width: distance * 2.3, height: distance * 2.3,
+            angle: atan2(rightmost.y - leftmost.y, rightmost.x - leftmost.x))
         let mirrored = corners.0 == FaceMeshTopology.leftEyeCorners.0 ? Self.mirrorLeftEye : !Self.mirrorLeftEye
         return iris.withSession { session in
             session.withInput { sampler.sample(rect, into: $0, width: 64, height: 64, range: Self.irisRange, mirrored: mirrored) }

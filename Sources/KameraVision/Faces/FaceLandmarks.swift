@@ -8,7 +8,7 @@ public struct FaceLandmarks: Sendable {
     /// The region names, in Vision's order.
     public enum RegionName: String, CaseIterable, Sendable {
         case faceContour, leftEye, rightEye, leftEyebrow, rightEyebrow, nose, noseCrest, medianLine,
-             outerLips, innerLips, leftPupil, rightPupil
+            outerLips, innerLips, leftPupil, rightPupil
     }
 
     /// Points of each region, normalized to the face box.
@@ -33,8 +33,10 @@ public struct FaceLandmarks: Sendable {
         public var point: PixelPoint { PixelPoint(x: x, y: y) }
     }
 
-    public init(regions: [RegionName: [NormalizedPoint]], meshPoints: [MeshPoint], confidence: Float, faceBox: PixelRect,
-                imageSize: Size) {
+    public init(
+        regions: [RegionName: [NormalizedPoint]], meshPoints: [MeshPoint], confidence: Float, faceBox: PixelRect,
+        imageSize: Size
+    ) {
         self.regions = regions
         self.meshPoints = meshPoints
         self.confidence = confidence
@@ -86,20 +88,23 @@ extension FaceLandmarks {
 
     /// The region called `name`.
     public func region(named name: RegionName) -> Region {
-        let classification: Region.PointsClassification = switch name {
-        case .leftEye, .rightEye, .outerLips, .innerLips: .closedPath
-        case .leftPupil, .rightPupil: .disconnected
-        default: .openPath
-        }
-        return Region(name: name, points: regions[name] ?? [], pointsClassification: classification,
-                      faceBoundingBox: faceBox.normalized(in: imageSize), precisionEstimatesPerPoint: precisionEstimates?[name])
+        let classification: Region.PointsClassification =
+            switch name {
+            case .leftEye, .rightEye, .outerLips, .innerLips: .closedPath
+            case .leftPupil, .rightPupil: .disconnected
+            default: .openPath
+            }
+        return Region(
+            name: name, points: regions[name] ?? [], pointsClassification: classification,
+            faceBoundingBox: faceBox.normalized(in: imageSize), precisionEstimatesPerPoint: precisionEstimates?[name])
     }
 
     /// Every region's points in one (Vision's `allPoints`).
     public var allPoints: Region {
-        Region(name: nil, points: RegionName.allCases.flatMap { regions[$0] ?? [] }, pointsClassification: .disconnected,
-               faceBoundingBox: faceBox.normalized(in: imageSize),
-               precisionEstimatesPerPoint: precisionEstimates.map { estimates in RegionName.allCases.flatMap { estimates[$0] ?? [] } })
+        Region(
+            name: nil, points: RegionName.allCases.flatMap { regions[$0] ?? [] }, pointsClassification: .disconnected,
+            faceBoundingBox: faceBox.normalized(in: imageSize),
+            precisionEstimatesPerPoint: precisionEstimates.map { estimates in RegionName.allCases.flatMap { estimates[$0] ?? [] } })
     }
     /// The outline of the face from ear to ear over the chin.
     public var faceContour: Region { region(named: .faceContour) }

@@ -3,8 +3,10 @@
 /// MediaPipe's published contour connections; left/right are the subject's.
 enum FaceMeshTopology {
     /// Jaw line from the right ear over the chin to the left ear (the lower half of the oval).
-    static let faceContour = [127, 234, 93, 132, 58, 172, 136, 150, 149, 176, 148, 152,
-                              377, 400, 378, 379, 365, 397, 288, 361, 323, 454, 356]
+    static let faceContour = [
+        127, 234, 93, 132, 58, 172, 136, 150, 149, 176, 148, 152,
+        377, 400, 378, 379, 365, 397, 288, 361, 323, 454, 356,
+    ]
     static let leftEye = [263, 249, 390, 373, 374, 380, 381, 382, 362, 398, 384, 385, 386, 387, 388, 466]
     static let rightEye = [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246]
     static let leftEyebrow = [276, 283, 282, 295, 285, 336, 296, 334, 293, 300]
@@ -14,8 +16,10 @@ enum FaceMeshTopology {
     /// The bridge from between the eyes to the tip.
     static let noseCrest = [168, 6, 197, 195, 5, 4]
     /// The face's vertical midline, forehead to chin.
-    static let medianLine = [10, 151, 9, 8, 168, 6, 197, 195, 5, 4, 1, 19, 94, 2, 164, 0, 11, 12, 13, 14,
-                             15, 16, 17, 18, 200, 199, 175, 152]
+    static let medianLine = [
+        10, 151, 9, 8, 168, 6, 197, 195, 5, 4, 1, 19, 94, 2, 164, 0, 11, 12, 13, 14,
+        15, 16, 17, 18, 200, 199, 175, 152,
+    ]
     static let outerLips = [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 409, 270, 269, 267, 0, 37, 39, 40, 185]
     static let innerLips = [78, 95, 88, 178, 87, 14, 317, 402, 318, 324, 308, 415, 310, 311, 312, 13, 82, 81, 80, 191]
 

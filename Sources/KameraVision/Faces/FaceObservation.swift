@@ -29,8 +29,10 @@ public struct FaceObservation: Sendable {
     /// Landmark regions and the full mesh, when landmarks were requested.
     public var landmarks: FaceLandmarks?
 
-    public init(boundingBox: NormalizedRect, imageSize: Size, confidence: Float, roll: Measurement<UnitAngle>,
-                yaw: Measurement<UnitAngle>, pitch: Measurement<UnitAngle>, keypoints: [PixelPoint], landmarks: FaceLandmarks? = nil) {
+    public init(
+        boundingBox: NormalizedRect, imageSize: Size, confidence: Float, roll: Measurement<UnitAngle>,
+        yaw: Measurement<UnitAngle>, pitch: Measurement<UnitAngle>, keypoints: [PixelPoint], landmarks: FaceLandmarks? = nil
+    ) {
         self.boundingBox = boundingBox
         self.imageSize = imageSize
         self.confidence = confidence

@@ -33,8 +33,10 @@ struct FaceScanner: Sendable {
     /// fewer false detections); the landmark request skips it because Face Mesh re-centres
     /// on the face itself.
     /// `overlapThreshold`: detections overlapping more than this (IoU) are merged as one face.
-    func detect(in sampler: TensorSampler, minimumFaceSize: Double?, useTiles: Bool = true, threads: Int,
-                refines: Bool = true, overlapThreshold: Double) -> [FaceDetection] {
+    func detect(
+        in sampler: TensorSampler, minimumFaceSize: Double?, useTiles: Bool = true, threads: Int,
+        refines: Bool = true, overlapThreshold: Double
+    ) -> [FaceDetection] {
         let width = Double(sampler.image.width), height = Double(sampler.image.height)
         let side = max(width, height)
         let whole = PixelRect(x: (width - side) / 2, y: (height - side) / 2, width: side, height: side)
@@ -102,7 +104,8 @@ struct FaceScanner: Sendable {
         // Without a fresh detection behind it, the look must be confident on its own: a low
         // bar would keep "finding" a face that has left in the background texture.
         guard let found = refined(moved, sampler: sampler, minimumScore: Self.followMinimumScore, nearest: true),
-              abs(log(max(found.box.width, found.box.height) / max(detection.box.width, detection.box.height))) < 0.4 else { return nil }
+            abs(log(max(found.box.width, found.box.height) / max(detection.box.width, detection.box.height))) < 0.4
+        else { return nil }
         return found
     }
 
@@ -111,12 +114,15 @@ struct FaceScanner: Sendable {
     /// `nearest`: of the candidates on this face take the one nearest the expected centre (when
     /// following, two faces close together could make the best score the neighbour's);
     /// otherwise the most confident.
-    private func refined(_ detection: FaceDetection, sampler: TensorSampler, minimumScore: Float = Self.refineMinimumScore,
-                         nearest: Bool = false, again: Bool = false) -> FaceDetection? {
+    private func refined(
+        _ detection: FaceDetection, sampler: TensorSampler, minimumScore: Float = Self.refineMinimumScore,
+        nearest: Bool = false, again: Bool = false
+    ) -> FaceDetection? {
         let right = detection.keypoints[FaceDetection.rightEye], left = detection.keypoints[FaceDetection.leftEye]
         let side = max(detection.box.width, detection.box.height) * Self.refineCropScale
-        let region = RotatedRect(center: detection.box.center, width: side, height: side,
-                                 angle: atan2(left.y - right.y, left.x - right.x))
+        let region = RotatedRect(
+            center: detection.box.center, width: side, height: side,
+            angle: atan2(left.y - right.y, left.x - right.x))
         let candidates = shortRange.detect(in: sampler, region: region, minimumScore: minimumScore)
         let center = detection.box.center
         let onFace = candidates.filter { $0.box.intersectionOverUnion(detection.box) > Self.sameFaceOverlap }

@@ -32,7 +32,8 @@ enum HeadPose {
             if let d = normalized(sub(point(top), point(bottom))) { up = add(up, d) }
         }
         guard let xAxis = normalized(across),
-              let yAxis = normalized(sub(up, scale(xAxis, dot(up, xAxis)))) else { return nil }
+            let yAxis = normalized(sub(up, scale(xAxis, dot(up, xAxis))))
+        else { return nil }
         let zAxis = cross(xAxis, yAxis)
         // R = [x y z] (columns); R = Rz(roll) · Ry(yaw) · Rx(pitch) in the camera frame.
         let yaw = asin(min(max(zAxis.x, -1), 1))

@@ -20,8 +20,10 @@ final class TensorSampler: Sendable {
     }
 
     /// Samples `rect` into `tensor` (width × height × 3). `mirrored` flips it left-right.
-    func sample(_ rect: RotatedRect, into tensor: UnsafeMutableBufferPointer<Float>, width: Int, height: Int,
-                range: ClosedRange<Float>, mirrored: Bool = false) {
+    func sample(
+        _ rect: RotatedRect, into tensor: UnsafeMutableBufferPointer<Float>, width: Int, height: Int,
+        range: ClosedRange<Float>, mirrored: Bool = false
+    ) {
         // Source pixels per tensor pixel; each pyramid level halves it.
         let step = max(rect.width / Double(width), rect.height / Double(height))
         var level = 0
@@ -38,8 +40,9 @@ final class TensorSampler: Sendable {
         let u0 = (firstX - Double(width) / 2) * ux, v0 = (0.5 - Double(height) / 2) * vy
         let x0 = cx + (u0 * c - v0 * s) / factor, y0 = cy + (u0 * s + v0 * c) / factor
         let direction = mirrored ? -1.0 : 1.0
-        let map = ImageTensorFill.AffineMap(x0: x0, y0: y0, dxx: c * ux / factor * direction, dxy: s * ux / factor * direction,
-                                            dyx: -vy * s / factor, dyy: vy * c / factor)
+        let map = ImageTensorFill.AffineMap(
+            x0: x0, y0: y0, dxx: c * ux / factor * direction, dxy: s * ux / factor * direction,
+            dyx: -vy * s / factor, dyy: vy * c / factor)
         ImageTensorFill.sample(source, along: map, into: tensor, width: width, height: height, scale: scale, offset: offset)
     }
 

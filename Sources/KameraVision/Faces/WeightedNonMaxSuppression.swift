@@ -24,8 +24,9 @@ enum WeightedNonMaxSuppression {
                 width: cluster.reduce(0) { $0 + $1.box.width * Double($1.score) } / total,
                 height: cluster.reduce(0) { $0 + $1.box.height * Double($1.score) } / total)
             merged.keypoints = best.keypoints.indices.map { k in
-                PixelPoint(x: cluster.reduce(0) { $0 + $1.keypoints[k].x * Double($1.score) } / total,
-                           y: cluster.reduce(0) { $0 + $1.keypoints[k].y * Double($1.score) } / total)
+                PixelPoint(
+                    x: cluster.reduce(0) { $0 + $1.keypoints[k].x * Double($1.score) } / total,
+                    y: cluster.reduce(0) { $0 + $1.keypoints[k].y * Double($1.score) } / total)
             }
             result.append(merged)
         }

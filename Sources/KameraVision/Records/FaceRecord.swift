@@ -13,12 +13,18 @@ public struct FaceRecord: Codable, Sendable, Equatable {
             func points(_ region: FaceLandmarks.Region) -> [[Double]] {
                 region.points.map { [RecordRounding.normalized($0.x), RecordRounding.normalized($0.y)] }
             }
-            (faceContour, leftEye, rightEye, leftEyebrow) = (points(landmarks.faceContour), points(landmarks.leftEye),
-                                                             points(landmarks.rightEye), points(landmarks.leftEyebrow))
-            (rightEyebrow, nose, noseCrest, medianLine) = (points(landmarks.rightEyebrow), points(landmarks.nose),
-                                                           points(landmarks.noseCrest), points(landmarks.medianLine))
-            (outerLips, innerLips, leftPupil, rightPupil) = (points(landmarks.outerLips), points(landmarks.innerLips),
-                                                             points(landmarks.leftPupil), points(landmarks.rightPupil))
+            (faceContour, leftEye, rightEye, leftEyebrow) = (
+                points(landmarks.faceContour), points(landmarks.leftEye),
+                points(landmarks.rightEye), points(landmarks.leftEyebrow)
+            )
+            (rightEyebrow, nose, noseCrest, medianLine) = (
+                points(landmarks.rightEyebrow), points(landmarks.nose),
+                points(landmarks.noseCrest), points(landmarks.medianLine)
+            )
+            (outerLips, innerLips, leftPupil, rightPupil) = (
+                points(landmarks.outerLips), points(landmarks.innerLips),
+                points(landmarks.leftPupil), points(landmarks.rightPupil)
+            )
         }
     }
 

@@ -27,7 +27,9 @@ public struct TextRecord: Codable, Sendable, Equatable {
 
     public init(_ line: TextObservation) {
         func characters(_ o: TextObservation) -> [Character]? {
-            o.characterBoxes?.map { Character(character: $0.character, boundingBox: RecordBox($0.boundingBox), pixelBox: RecordBox($0.pixelBox)) }
+            o.characterBoxes?.map {
+                Character(character: $0.character, boundingBox: RecordBox($0.boundingBox), pixelBox: RecordBox($0.pixelBox))
+            }
         }
         boundingBox = RecordBox(line.boundingBox)
         pixelBox = RecordBox(line.pixelBox)
@@ -35,8 +37,9 @@ public struct TextRecord: Codable, Sendable, Equatable {
         confidence = RecordRounding.score(Double(line.confidence))
         characterBoxes = characters(line)
         words = line.words.map {
-            Word(string: $0.string, confidence: RecordRounding.score(Double($0.confidence)), boundingBox: RecordBox($0.boundingBox),
-                 pixelBox: RecordBox($0.pixelBox), characterBoxes: characters($0))
+            Word(
+                string: $0.string, confidence: RecordRounding.score(Double($0.confidence)), boundingBox: RecordBox($0.boundingBox),
+                pixelBox: RecordBox($0.pixelBox), characterBoxes: characters($0))
         }
     }
 

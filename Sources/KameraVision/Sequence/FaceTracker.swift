@@ -51,8 +51,9 @@ struct FaceTracker {
             var track = tracks[pair.track]
             let dt = time - track.lastSeen
             if dt > 0 {
-                let v = PixelPoint(x: (detection.box.center.x - track.detection.box.center.x) / dt,
-                                   y: (detection.box.center.y - track.detection.box.center.y) / dt)
+                let v = PixelPoint(
+                    x: (detection.box.center.x - track.detection.box.center.x) / dt,
+                    y: (detection.box.center.y - track.detection.box.center.y) / dt)
                 // Smoothed, so one jittery box does not throw the prediction off.
                 track.velocity = PixelPoint(x: track.velocity.x * 0.5 + v.x * 0.5, y: track.velocity.y * 0.5 + v.y * 0.5)
             }

@@ -34,10 +34,12 @@ public final class LiveScanner {
         /// Whether tracked faces get landmarks.
         public var detectsLandmarks: Bool { faceDetection != nil && faceLandmarks != nil }
 
-        public init(faceDetection: DetectFaceRectanglesRequest? = DetectFaceRectanglesRequest(scansTiles: false),
-                    faceLandmarks: DetectFaceLandmarksRequest? = nil,
-                    barcodes: DetectBarcodesRequest? = DetectBarcodesRequest(effort: .fast),
-                    faceLostAfter: Double = 0.4, codeLostAfter: Double = 0.2, frameBudget: Double? = nil) {
+        public init(
+            faceDetection: DetectFaceRectanglesRequest? = DetectFaceRectanglesRequest(scansTiles: false),
+            faceLandmarks: DetectFaceLandmarksRequest? = nil,
+            barcodes: DetectBarcodesRequest? = DetectBarcodesRequest(effort: .fast),
+            faceLostAfter: Double = 0.4, codeLostAfter: Double = 0.2, frameBudget: Double? = nil
+        ) {
             self.faceDetection = faceDetection
             self.faceLandmarks = faceLandmarks
             self.barcodes = barcodes
@@ -129,25 +131,28 @@ public final class LiveScanner {
             let (matched, faceEvents) = faces.update(detections, at: time)
             events += faceEvents
             for (id, detection) in matched {
-                let observation = if let landmarker, let landmarks = configuration.faceLandmarks {
-                    landmarks.observation(for: detection, imageSize: size, sampler: sampler, landmarker: landmarker)
-                } else {
-                    DetectFaceRectanglesRequest.observation(detection, imageSize: size)
-                }
+                let observation =
+                    if let landmarker, let landmarks = configuration.faceLandmarks {
+                        landmarks.observation(for: detection, imageSize: size, sampler: sampler, landmarker: landmarker)
+                    } else {
+                        DetectFaceRectanglesRequest.observation(detection, imageSize: size)
+                    }
                 tracked.append(TrackedFace(faceID: id, observation: observation, isDetected: detected))
             }
             tracked.sort { $0.faceID < $1.faceID }
         }
         group.wait()
-        let (barcodes, codeEvents) = codes.update(try codeResult.withLock { try $0.get() }, at: time,
-                                                  frameDiagonal: hypot(size.width, size.height))
+        let (barcodes, codeEvents) = codes.update(
+            try codeResult.withLock { try $0.get() }, at: time,
+            frameDiagonal: hypot(size.width, size.height))
         events += codeEvents
         defer {
             frameIndex += 1
             lastTime = time
         }
-        return FrameScan(time: time, frameIndex: frameIndex, faces: tracked, barcodes: barcodes, events: events,
-                         ranFaceDetection: detected)
+        return FrameScan(
+            time: time, frameIndex: frameIndex, faces: tracked, barcodes: barcodes, events: events,
+            ranFaceDetection: detected)
     }
 
     /// Ends the stream: every face and code still in view is reported lost.

@@ -17,15 +17,18 @@ public struct DetectTextRectanglesRequest: ImageRequest {
 
     public func perform(in context: ImageAnalysisContext) throws -> [TextObservation] {
         let context = try context.region(regionOfInterest)
-        let page = try TextRecognizer(accurate: true, languages: languages, usesLanguageCorrection: true,
-                                      minimumTextHeight: 0).recognize(context)
+        let page = try TextRecognizer(
+            accurate: true, languages: languages, usesLanguageCorrection: true,
+            minimumTextHeight: 0
+        ).recognize(context)
         let size = context.image.size
         return page.lines.map { line in
             let words = line.words.map { TextObservation(word: $0, in: size, characterBoxes: reportCharacterBoxes) }
-            return TextObservation(boundingBox: line.box.normalized(in: size), pixelBox: line.box, string: line.text,
-                                   confidence: line.confidence / 100,
-                                   characterBoxes: reportCharacterBoxes ? words.flatMap { $0.characterBoxes ?? [] } : nil,
-                                   words: words, pixelCorners: line.quad)
+            return TextObservation(
+                boundingBox: line.box.normalized(in: size), pixelBox: line.box, string: line.text,
+                confidence: line.confidence / 100,
+                characterBoxes: reportCharacterBoxes ? words.flatMap { $0.characterBoxes ?? [] } : nil,
+                words: words, pixelCorners: line.quad)
         }
     }
 }

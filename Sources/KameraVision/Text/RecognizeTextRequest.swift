@@ -21,8 +21,10 @@ public struct RecognizeTextRequest: ImageRequest {
     /// to it, as in Vision. Default: the whole image.
     public var regionOfInterest = NormalizedRect.fullImage
 
-    public init(recognitionLevel: RecognitionLevel = .accurate, recognitionLanguages: [String] = ["en-US"],
-                minimumTextHeight: Float = 0, usesLanguageCorrection: Bool = true) {
+    public init(
+        recognitionLevel: RecognitionLevel = .accurate, recognitionLanguages: [String] = ["en-US"],
+        minimumTextHeight: Float = 0, usesLanguageCorrection: Bool = true
+    ) {
         self.recognitionLevel = recognitionLevel
         self.recognitionLanguages = recognitionLanguages
         self.minimumTextHeight = minimumTextHeight
@@ -31,28 +33,32 @@ public struct RecognizeTextRequest: ImageRequest {
 
     public func perform(in context: ImageAnalysisContext) throws -> [RecognizedTextObservation] {
         let context = try context.region(regionOfInterest)
-        let page = try TextRecognizer(accurate: recognitionLevel == .accurate, languages: recognitionLanguages,
-                                      usesLanguageCorrection: usesLanguageCorrection,
-                                      minimumTextHeight: Double(minimumTextHeight)).recognize(context)
+        let page = try TextRecognizer(
+            accurate: recognitionLevel == .accurate, languages: recognitionLanguages,
+            usesLanguageCorrection: usesLanguageCorrection,
+            minimumTextHeight: Double(minimumTextHeight)
+        ).recognize(context)
         let size = context.image.size
         return page.lines.map { line in
             let words = line.words.map { TextObservation(word: $0, in: size, characterBoxes: true) }
-            return RecognizedTextObservation(boundingBox: line.box.normalized(in: size), pixelBox: line.box, words: words,
-                                             pixelCorners: line.quad,
-                                             candidates: [RecognizedText(string: line.text, confidence: line.confidence / 100)])
+            return RecognizedTextObservation(
+                boundingBox: line.box.normalized(in: size), pixelBox: line.box, words: words,
+                pixelCorners: line.quad,
+                candidates: [RecognizedText(string: line.text, confidence: line.confidence / 100)])
         }
     }
 }
 
 extension TextObservation {
     init(word: TesseractPage.Word, in size: Size, characterBoxes: Bool) {
-        self.init(boundingBox: word.box.normalized(in: size), pixelBox: word.box, string: word.text,
-                  confidence: word.confidence / 100,
-                  characterBoxes: characterBoxes
-                      ? word.symbols.map {
-                          CharacterBox(character: $0.text, pixelBox: $0.box, boundingBox: $0.box.normalized(in: size), pixelCorners: $0.quad)
-                      }
-                      : nil,
-                  words: [], pixelCorners: word.quad)
+        self.init(
+            boundingBox: word.box.normalized(in: size), pixelBox: word.box, string: word.text,
+            confidence: word.confidence / 100,
+            characterBoxes: characterBoxes
+                ? word.symbols.map {
+                    CharacterBox(character: $0.text, pixelBox: $0.box, boundingBox: $0.box.normalized(in: size), pixelCorners: $0.quad)
+                }
+                : nil,
+            words: [], pixelCorners: word.quad)
     }
 }

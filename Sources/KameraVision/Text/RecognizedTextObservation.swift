@@ -21,8 +21,9 @@ public struct RecognizedTextObservation: Sendable, Hashable {
 
     /// The line as a text region (best reading, its words with their character boxes).
     public var textObservation: TextObservation {
-        TextObservation(boundingBox: boundingBox, pixelBox: pixelBox, string: string, confidence: confidence,
-                        characterBoxes: nil, words: words, pixelCorners: pixelCorners)
+        TextObservation(
+            boundingBox: boundingBox, pixelBox: pixelBox, string: string, confidence: confidence,
+            characterBoxes: nil, words: words, pixelCorners: pixelCorners)
     }
     public var confidence: Float { candidates.first?.confidence ?? 0 }
 }

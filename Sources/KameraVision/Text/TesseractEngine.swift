@@ -68,8 +68,9 @@ final class TesseractEngine {
         }
         guard status == 0 else {
             api.delete(handle)
-            throw KameraError.missingResource(name: "Tesseract language data for \(key.languages.joined(separator: "+"))",
-                                              hint: TextLanguages.installHint(key.languages))
+            throw KameraError.missingResource(
+                name: "Tesseract language data for \(key.languages.joined(separator: "+"))",
+                hint: TextLanguages.installHint(key.languages))
         }
         api.setPageSegMode(handle, PSM_AUTO)
         _ = Self.drainAtExit
@@ -125,17 +126,23 @@ final class TesseractEngine {
         var lines: [TesseractPage.Line] = []
         repeat {
             if api.isAtBeginningOf(page, RIL_TEXTLINE) != 0, let lineBox = box(RIL_TEXTLINE) {
-                lines.append(.init(text: text(RIL_TEXTLINE), box: lineBox, confidence: api.confidence(iterator, RIL_TEXTLINE), words: [],
-                                   quad: Quad(lineBox)))
+                lines.append(
+                    .init(
+                        text: text(RIL_TEXTLINE), box: lineBox, confidence: api.confidence(iterator, RIL_TEXTLINE), words: [],
+                        quad: Quad(lineBox)))
             }
             if api.isAtBeginningOf(page, RIL_WORD) != 0, let wordBox = box(RIL_WORD), !lines.isEmpty {
-                lines[lines.count - 1].words.append(.init(text: text(RIL_WORD), box: wordBox,
-                                                          confidence: api.confidence(iterator, RIL_WORD), symbols: [], quad: Quad(wordBox)))
+                lines[lines.count - 1].words.append(
+                    .init(
+                        text: text(RIL_WORD), box: wordBox,
+                        confidence: api.confidence(iterator, RIL_WORD), symbols: [], quad: Quad(wordBox)))
             }
             if let symbolBox = box(RIL_SYMBOL), !lines.isEmpty, !lines[lines.count - 1].words.isEmpty {
                 let w = lines[lines.count - 1].words.count - 1
-                lines[lines.count - 1].words[w].symbols.append(.init(text: text(RIL_SYMBOL), box: symbolBox,
-                                                                     confidence: api.confidence(iterator, RIL_SYMBOL), quad: Quad(symbolBox)))
+                lines[lines.count - 1].words[w].symbols.append(
+                    .init(
+                        text: text(RIL_SYMBOL), box: symbolBox,
+                        confidence: api.confidence(iterator, RIL_SYMBOL), quad: Quad(symbolBox)))
             }
         } while api.next(iterator, RIL_SYMBOL) != 0
         // Tesseract reports blank regions as empty lines; drop them.
@@ -152,6 +159,6 @@ final class TesseractEngine {
 private func withCStringArray<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> R) -> R {
     if strings.isEmpty { return body(nil) }
     var pointers = strings.map { strdup($0) }
-    defer { pointers.forEach { free($0) } }
+    defer { for pointer in pointers { free(pointer) } }
     return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress) }
 }

@@ -25,11 +25,13 @@ final class TesseractEnginePool: Sendable {
     /// Runs `body` with an engine for `key`, creating one only if none is idle.
     func withEngine<R>(_ key: TesseractEngine.Key, _ body: (TesseractEngine) throws -> R) throws -> R {
         let borrowed = idle.withLock { $0.engines[key]?.popLast() }
-        let engine = try borrowed ?? {
-            let fresh = try TesseractEngine(key)
-            created.withLock { $0[key, default: 0] += 1 }
-            return fresh
-        }()
+        let engine =
+            try borrowed
+            ?? {
+                let fresh = try TesseractEngine(key)
+                created.withLock { $0[key, default: 0] += 1 }
+                return fresh
+            }()
         defer {
             let returned = engine
             idle.withLock { state in

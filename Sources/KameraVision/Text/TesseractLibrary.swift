@@ -11,10 +11,13 @@ struct TesseractLibrary: @unchecked Sendable {
     // The C API functions Kamera uses, resolved with dlsym.
     let create: @convention(c) () -> OpaquePointer?
     let delete: @convention(c) (OpaquePointer?) -> Void
-    let initialize: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, TessOcrEngineMode,
-                                    UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32,
-                                    UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                                    Int, Int32) -> Int32
+    let initialize:
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, TessOcrEngineMode,
+            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32,
+            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+            Int, Int32
+        ) -> Int32
     let setPageSegMode: @convention(c) (OpaquePointer?, TessPageSegMode) -> Void
     let setSourceResolution: @convention(c) (OpaquePointer?, Int32) -> Void
     let setImage: @convention(c) (OpaquePointer?, UnsafePointer<UInt8>?, Int32, Int32, Int32, Int32) -> Void
@@ -26,8 +29,11 @@ struct TesseractLibrary: @unchecked Sendable {
     let pageIterator: @convention(c) (OpaquePointer?) -> OpaquePointer?
     let text: @convention(c) (OpaquePointer?, TessPageIteratorLevel) -> UnsafeMutablePointer<CChar>?
     let deleteText: @convention(c) (UnsafePointer<CChar>?) -> Void
-    let boundingBox: @convention(c) (OpaquePointer?, TessPageIteratorLevel, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
-                                     UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?) -> Int32
+    let boundingBox:
+        @convention(c) (
+            OpaquePointer?, TessPageIteratorLevel, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+            UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?
+        ) -> Int32
     let isAtBeginningOf: @convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Int32
     let confidence: @convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Float
     let next: @convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Int32
@@ -48,31 +54,49 @@ struct TesseractLibrary: @unchecked Sendable {
             return unsafeBitCast(pointer, to: type)
         }
         do {
-            return .success(TesseractLibrary(
-                create: try symbol("TessBaseAPICreate", as: (@convention(c) () -> OpaquePointer?).self),
-                delete: try symbol("TessBaseAPIDelete", as: (@convention(c) (OpaquePointer?) -> Void).self),
-                initialize: try symbol("TessBaseAPIInit4", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, TessOcrEngineMode,
-                                                                                 UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32,
-                                                                                 UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                                                                                 UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int, Int32) -> Int32).self),
-                setPageSegMode: try symbol("TessBaseAPISetPageSegMode", as: (@convention(c) (OpaquePointer?, TessPageSegMode) -> Void).self),
-                setSourceResolution: try symbol("TessBaseAPISetSourceResolution", as: (@convention(c) (OpaquePointer?, Int32) -> Void).self),
-                setImage: try symbol("TessBaseAPISetImage", as: (@convention(c) (OpaquePointer?, UnsafePointer<UInt8>?, Int32, Int32, Int32, Int32) -> Void).self),
-                recognize: try symbol("TessBaseAPIRecognize", as: (@convention(c) (OpaquePointer?, OpaquePointer?) -> Int32).self),
-                clear: try symbol("TessBaseAPIClear", as: (@convention(c) (OpaquePointer?) -> Void).self),
-                end: try symbol("TessBaseAPIEnd", as: (@convention(c) (OpaquePointer?) -> Void).self),
-                iterator: try symbol("TessBaseAPIGetIterator", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self),
-                iteratorDelete: try symbol("TessResultIteratorDelete", as: (@convention(c) (OpaquePointer?) -> Void).self),
-                pageIterator: try symbol("TessResultIteratorGetPageIterator", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self),
-                text: try symbol("TessResultIteratorGetUTF8Text", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> UnsafeMutablePointer<CChar>?).self),
-                deleteText: try symbol("TessDeleteText", as: (@convention(c) (UnsafePointer<CChar>?) -> Void).self),
-                boundingBox: try symbol("TessPageIteratorBoundingBox", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel, UnsafeMutablePointer<Int32>?,
-                                                                                            UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
-                                                                                            UnsafeMutablePointer<Int32>?) -> Int32).self),
-                isAtBeginningOf: try symbol("TessPageIteratorIsAtBeginningOf", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Int32).self),
-                confidence: try symbol("TessResultIteratorConfidence", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Float).self),
-                next: try symbol("TessResultIteratorNext", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Int32).self),
-                setDynamic: dlsym(handle, "omp_set_dynamic").map { unsafeBitCast($0, to: (@convention(c) (Int32) -> Void).self) }))
+            return .success(
+                TesseractLibrary(
+                    create: try symbol("TessBaseAPICreate", as: (@convention(c) () -> OpaquePointer?).self),
+                    delete: try symbol("TessBaseAPIDelete", as: (@convention(c) (OpaquePointer?) -> Void).self),
+                    initialize: try symbol(
+                        "TessBaseAPIInit4",
+                        as: (@convention(c) (
+                            OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, TessOcrEngineMode,
+                            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int32,
+                            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, Int, Int32
+                        ) -> Int32).self),
+                    setPageSegMode: try symbol(
+                        "TessBaseAPISetPageSegMode", as: (@convention(c) (OpaquePointer?, TessPageSegMode) -> Void).self),
+                    setSourceResolution: try symbol(
+                        "TessBaseAPISetSourceResolution", as: (@convention(c) (OpaquePointer?, Int32) -> Void).self),
+                    setImage: try symbol(
+                        "TessBaseAPISetImage",
+                        as: (@convention(c) (OpaquePointer?, UnsafePointer<UInt8>?, Int32, Int32, Int32, Int32) -> Void).self),
+                    recognize: try symbol("TessBaseAPIRecognize", as: (@convention(c) (OpaquePointer?, OpaquePointer?) -> Int32).self),
+                    clear: try symbol("TessBaseAPIClear", as: (@convention(c) (OpaquePointer?) -> Void).self),
+                    end: try symbol("TessBaseAPIEnd", as: (@convention(c) (OpaquePointer?) -> Void).self),
+                    iterator: try symbol("TessBaseAPIGetIterator", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self),
+                    iteratorDelete: try symbol("TessResultIteratorDelete", as: (@convention(c) (OpaquePointer?) -> Void).self),
+                    pageIterator: try symbol(
+                        "TessResultIteratorGetPageIterator", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self),
+                    text: try symbol(
+                        "TessResultIteratorGetUTF8Text",
+                        as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> UnsafeMutablePointer<CChar>?).self),
+                    deleteText: try symbol("TessDeleteText", as: (@convention(c) (UnsafePointer<CChar>?) -> Void).self),
+                    boundingBox: try symbol(
+                        "TessPageIteratorBoundingBox",
+                        as: (@convention(c) (
+                            OpaquePointer?, TessPageIteratorLevel, UnsafeMutablePointer<Int32>?,
+                            UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?,
+                            UnsafeMutablePointer<Int32>?
+                        ) -> Int32).self),
+                    isAtBeginningOf: try symbol(
+                        "TessPageIteratorIsAtBeginningOf", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Int32).self),
+                    confidence: try symbol(
+                        "TessResultIteratorConfidence", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Float).self),
+                    next: try symbol("TessResultIteratorNext", as: (@convention(c) (OpaquePointer?, TessPageIteratorLevel) -> Int32).self),
+                    setDynamic: dlsym(handle, "omp_set_dynamic").map { unsafeBitCast($0, to: (@convention(c) (Int32) -> Void).self) }))
         } catch let error as KameraError {
             return .failure(error)
         } catch {

@@ -18,8 +18,10 @@ public struct TextObservation: Sendable, Hashable {
     /// quad inside its axis-aligned `pixelBox`).
     public var pixelCorners: Quad
 
-    public init(boundingBox: NormalizedRect, pixelBox: PixelRect, string: String, confidence: Float,
-                characterBoxes: [CharacterBox]?, words: [TextObservation], pixelCorners: Quad? = nil) {
+    public init(
+        boundingBox: NormalizedRect, pixelBox: PixelRect, string: String, confidence: Float,
+        characterBoxes: [CharacterBox]?, words: [TextObservation], pixelCorners: Quad? = nil
+    ) {
         self.pixelCorners = pixelCorners ?? Quad(pixelBox)
         self.boundingBox = boundingBox
         self.pixelBox = pixelBox

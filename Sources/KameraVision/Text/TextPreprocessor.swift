@@ -87,7 +87,8 @@ enum TextPreprocessor {
             let y0 = max(0, y - r), y1 = min(h, y + r + 1)
             for x in 0..<w {
                 let x0 = max(0, x - r), x1 = min(w, x + r + 1)
-                let sum = integral[y1 * (w + 1) + x1] - integral[y0 * (w + 1) + x1] - integral[y1 * (w + 1) + x0] + integral[y0 * (w + 1) + x0]
+                let sum =
+                    integral[y1 * (w + 1) + x1] - integral[y0 * (w + 1) + x1] - integral[y1 * (w + 1) + x0] + integral[y0 * (w + 1) + x0]
                 let mean = Double(sum) / Double((x1 - x0) * (y1 - y0))
                 let value = Double(gray.bytes[y * gray.bytesPerRow + x]) / max(1, mean) * 255
                 // Stretch: the background (ratio ≈ 1) goes white, strokes keep their contrast.

@@ -51,8 +51,10 @@ struct TextRecognizer: Sendable {
             let second = try TesseractEnginePool.shared.withEngine(key) { try $0.recognize(flattened) }
             // Tesseract's layout analysis drops a different line or two in each reading; the
             // lines only the other reading found are added.
-            page = second.confidentCharacters > page.confidentCharacters * 1.15 ? second.adding(linesMissingFrom: page)
-                                                                                  : page.adding(linesMissingFrom: second)
+            page =
+                second.confidentCharacters > page.confidentCharacters * 1.15
+                ? second.adding(linesMissingFrom: page)
+                : page.adding(linesMissingFrom: second)
         }
         if scale != 1 { page = page.scaled(by: 1 / scale) }
         // Lines Tesseract is this unsure of, or with hardly a letter, are texture read as text.
@@ -119,19 +121,25 @@ extension TesseractPage {
     /// Every box moved through `transform`: corners mapped, bounds recomputed.
     func mapped(by transform: PerspectiveTransform) -> TesseractPage {
         func map(_ q: Quad) -> Quad {
-            Quad(topLeft: transform.apply(q.topLeft), topRight: transform.apply(q.topRight),
-                 bottomRight: transform.apply(q.bottomRight), bottomLeft: transform.apply(q.bottomLeft))
+            Quad(
+                topLeft: transform.apply(q.topLeft), topRight: transform.apply(q.topRight),
+                bottomRight: transform.apply(q.bottomRight), bottomLeft: transform.apply(q.bottomLeft))
         }
-        return TesseractPage(lines: lines.map { line in
-            let lineQuad = map(line.quad)
-            return Line(text: line.text, box: lineQuad.boundingRect, confidence: line.confidence, words: line.words.map { word in
-                let wordQuad = map(word.quad)
-                return Word(text: word.text, box: wordQuad.boundingRect, confidence: word.confidence,
+        return TesseractPage(
+            lines: lines.map { line in
+                let lineQuad = map(line.quad)
+                return Line(
+                    text: line.text, box: lineQuad.boundingRect, confidence: line.confidence,
+                    words: line.words.map { word in
+                        let wordQuad = map(word.quad)
+                        return Word(
+                            text: word.text, box: wordQuad.boundingRect, confidence: word.confidence,
                             symbols: word.symbols.map { symbol in
                                 let symbolQuad = map(symbol.quad)
-                                return Symbol(text: symbol.text, box: symbolQuad.boundingRect, confidence: symbol.confidence, quad: symbolQuad)
+                                return Symbol(
+                                    text: symbol.text, box: symbolQuad.boundingRect, confidence: symbol.confidence, quad: symbolQuad)
                             }, quad: wordQuad)
-            }, quad: lineQuad)
-        })
+                    }, quad: lineQuad)
+            })
     }
 }

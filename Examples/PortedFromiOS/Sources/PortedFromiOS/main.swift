@@ -17,23 +17,27 @@ func check(_ condition: Bool, _ what: String) {
 }
 
 // Codes (VNDetectBarcodesRequest → DetectBarcodesRequest).
-let image = try Image(contentsOf: shelf)   // EXIF orientation applied
-let codes = try await DetectBarcodesRequest(symbologies: [.qr, .ean13, .code128, .aztec, .dataMatrix, .pdf417],
-                                            effort: .thorough).perform(on: image)
+let image = try Image(contentsOf: shelf)  // EXIF orientation applied
+let codes = try await DetectBarcodesRequest(
+    symbologies: [.qr, .ean13, .code128, .aztec, .dataMatrix, .pdf417],
+    effort: .thorough
+).perform(on: image)
 for code in codes {
     print(code.symbology, code.payloadString ?? "\(code.payloadData.count) bytes")
-    print(code.boundingBox)                       // NormalizedRect, lower-left origin (Vision)
-    print(code.topLeft, code.bottomRight)         // NormalizedPoint corners
-    print(code.pixelCorners.corners)              // pixels, top-left origin
+    print(code.boundingBox)  // NormalizedRect, lower-left origin (Vision)
+    print(code.topLeft, code.bottomRight)  // NormalizedPoint corners
+    print(code.pixelCorners.corners)  // pixels, top-left origin
 }
 check(!codes.isEmpty, "codes read from \(shelf.lastPathComponent): \(codes.count)")
 
 // Several requests on one image share its decoded and grayscale buffers.
 let handler = ImageRequestHandler(image)
-let (matrix, retail) = try await handler.perform(DetectBarcodesRequest(symbologies: [.qr, .dataMatrix]),
-                                                 DetectBarcodesRequest(symbologies: [.ean13, .upca]))
-check(matrix.allSatisfy { [.qr, .dataMatrix].contains($0.symbology) } && retail.allSatisfy { [.ean13, .upca].contains($0.symbology) },
-      "one handler, two requests: \(matrix.count) matrix, \(retail.count) retail")
+let (matrix, retail) = try await handler.perform(
+    DetectBarcodesRequest(symbologies: [.qr, .dataMatrix]),
+    DetectBarcodesRequest(symbologies: [.ean13, .upca]))
+check(
+    matrix.allSatisfy { [.qr, .dataMatrix].contains($0.symbology) } && retail.allSatisfy { [.ean13, .upca].contains($0.symbology) },
+    "one handler, two requests: \(matrix.count) matrix, \(retail.count) retail")
 
 // Generation: black on white gray8 pixels with a quiet zone, at a module size.
 let qr = try BarcodeGenerator(symbology: .qr, moduleSize: 8, errorCorrection: .high).generate(text: "hello")
@@ -42,15 +46,16 @@ let reread = try await DetectBarcodesRequest(symbologies: [.qr]).perform(on: try
 check(reread.first?.payloadString == "hello", "generated QR reads back")
 
 // Video: frames with timestamps; a crash-safe recording with limits; thumbnails.
-let reader = try MovieReader(path: talk.path)                  // .rotation, .duration, .frameRate
+let reader = try MovieReader(path: talk.path)  // .rotation, .duration, .frameRate
 var frames = 0
 while let frame = try reader.nextFrame(), frames < 30 { _ = frame.time; _ = frame.pixelBuffer; frames += 1 }
 check(frames == 30, "movie frames read: \(frames)")
-let recorder = try MovieRecorder(url: out.appendingPathComponent("pattern.mp4"),
-                                 settings: RecordingSettings(width: 1280, height: 720, maximumDuration: 60))
+let recorder = try MovieRecorder(
+    url: out.appendingPathComponent("pattern.mp4"),
+    settings: RecordingSettings(width: 1280, height: 720, maximumDuration: 60))
 let pattern = TestPatternSource(width: 1280, height: 720)
 for i in 0..<90 { try recorder.append(pattern.frame(i).pixelBuffer, at: Double(i) / 30) }
-let summary = try recorder.finish()                            // path, duration, frames, bytes, stopReason
+let summary = try recorder.finish()  // path, duration, frames, bytes, stopReason
 let thumb = try ThumbnailGenerator(maximumSize: Size(width: 100, height: 0)).image(forVideoAt: summary.path)
 check(summary.frames == 90 && thumb.width == 100, "recorded \(summary.frames) frames, thumbnail \(thumb.width)×\(thumb.height)")
 
@@ -66,8 +71,9 @@ let person = try Image(contentsOf: portrait)
 let faces = try await DetectFaceLandmarksRequest().perform(on: person)
 for face in faces {
     print(face.boundingBox, face.confidence, face.roll.converted(to: .degrees), face.yaw, face.pitch)
-    print(face.landmarks?.leftPupil.pointsInImageCoordinates(person.size, origin: .upperLeft) ?? [],
-          face.landmarks?.meshPoints.count ?? 0)
+    print(
+        face.landmarks?.leftPupil.pointsInImageCoordinates(person.size, origin: .upperLeft) ?? [],
+        face.landmarks?.meshPoints.count ?? 0)
 }
 let small = try await DetectFaceRectanglesRequest(minimumFaceSize: 20).perform(on: person)  // tiles big photos
 check(faces.count == 1 && faces[0].landmarks != nil && small.count == 1, "faces: \(faces.count) with landmarks")
