@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Kamera as a dependency: builds Examples/PortedFromiOS (which names Kamera by path, as an
 # app's Package.swift names it by URL) in debug, as a consumer's first build is, and runs
-# the README's library snippets in it on real media. Run by scripts/test.sh.
+# the README's library snippets and the DocC articles' snippets in it on real media. Run by scripts/test.sh.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -10,6 +10,8 @@ source scripts/versions.sh
 # SwiftPM re-plans a build when the root package changes, not when a path dependency gains
 # a source file: drop the cached plan (objects stay, so the build is still incremental).
 rm -f .build-consumer/debug.yaml .build-consumer/debug/description.json
+# The DocC articles' runnable snippets become a source file of the package (not committed).
+python3 scripts/doc_snippets.py Sources/Kamera/Kamera.docc Examples/PortedFromiOS/Sources/PortedFromiOS/DocSnippets.swift
 swift build --package-path Examples/PortedFromiOS --scratch-path .build-consumer
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT

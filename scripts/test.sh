@@ -15,7 +15,8 @@ if ! "$LITERT_VENV/bin/python" -c "import ai_edge_litert, numpy" 2>/dev/null; th
 fi
 export KAMERA_LITERT_PYTHON="$LITERT_VENV/bin/python"
 # Style: the checked-in .swift-format, before spending minutes on the build.
-swift format lint --strict --recursive Sources Tests bench Examples Package.swift
+swift format lint --strict --recursive Sources Tests bench Package.swift Examples/PortedFromiOS/Package.swift \
+    Examples/PortedFromiOS/Sources/PortedFromiOS/main.swift
 # Its own build folder: -enable-testing objects must not mix with the demo's release build
 # in .build (a mixed incremental build crashed on a changed struct layout).
 # One build of everything (the tests run the `kamera` executable), then the tests without
@@ -32,5 +33,9 @@ if [ $# -eq 0 ]; then
 else
     "${TEST[@]}" "$@"
 fi
-# Kamera as other packages use it (only for the whole suite, not a --filter run).
-if [ $# -eq 0 ]; then bash scripts/consumer.sh; fi
+# Kamera as other packages use it, and its documentation (only for the whole suite, not a
+# --filter run).
+if [ $# -eq 0 ]; then
+    bash scripts/consumer.sh
+    bash scripts/docs.sh
+fi

@@ -3,7 +3,7 @@ import Foundation
 import KameraCore
 
 /// Reads video frames with timestamps from files (MP4, MOV, MKV, AVI, WebM, …) and anything
-/// else FFmpeg opens, decoded to ``PixelBuffer``s, like AVAssetReader. Not thread-safe: use
+/// else FFmpeg opens, decoded to `PixelBuffer`s, like AVAssetReader. Not thread-safe: use
 /// one reader from one task at a time.
 public final class MovieReader {
     /// Width of the decoded frames (before any rotation).

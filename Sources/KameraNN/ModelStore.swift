@@ -17,7 +17,7 @@ public struct ModelStore: Sendable, Hashable {
         self.directory = directory
     }
 
-    /// `KAMERA_MODELS` if set, else the `models` folder of the cache root (``CacheDirectory``:
+    /// `KAMERA_MODELS` if set, else the `models` folder of the cache root (`CacheDirectory`:
     /// `KAMERA_CACHE`, `$XDG_CACHE_HOME/kamera` or `~/.cache/kamera`).
     public init(environment: [String: String]) {
         if let path = environment["KAMERA_MODELS"], !path.isEmpty {

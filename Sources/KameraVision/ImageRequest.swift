@@ -14,13 +14,13 @@ public protocol ImageRequest: Sendable {
 }
 
 extension ImageRequest {
-    /// Runs the request on `image`, on an analysis thread (``AnalysisExecutor``): the
+    /// Runs the request on `image`, on an analysis thread (`AnalysisExecutor`): the
     /// caller's task suspends and the cooperative pool stays free for other tasks.
     public func perform(on image: Image) async throws -> Result {
         try await AnalysisExecutor.run { try perform(in: ImageAnalysisContext(image)) }
     }
 
-    /// Runs the request on upright pixels (see ``perform(on:)-(Image)``).
+    /// Runs the request on upright pixels (see `perform(on: Image)`).
     public func perform(on pixelBuffer: PixelBuffer) async throws -> Result {
         try await perform(on: Image(pixelBuffer: pixelBuffer))
     }

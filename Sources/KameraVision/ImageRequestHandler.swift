@@ -20,7 +20,7 @@ public struct ImageRequestHandler: Sendable {
         self.init(Image(pixelBuffer: pixelBuffer.applying(orientation), sourceOrientation: orientation))
     }
 
-    /// Runs each request in turn, on an analysis thread (``AnalysisExecutor``), and returns
+    /// Runs each request in turn, on an analysis thread (`AnalysisExecutor`), and returns
     /// their results in the same order.
     public func perform<each Request: ImageRequest>(_ request: repeat each Request) async throws
         -> (repeat (each Request).Result)

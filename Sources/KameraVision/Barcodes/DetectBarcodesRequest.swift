@@ -225,7 +225,7 @@ extension DetectBarcodesRequest {
 /// cannot both be right (physical codes do not overlap): the smaller one is a misread of the
 /// larger one's bars (UPC-E inside an EAN-13, a short ITF inside a Code 128), or both are
 /// reads of one symbol and the earlier pass's, made upright, is kept. Each symbol remembers
-/// whether the default pass or two passes saw it (see ``LinearCodeConfirmation``).
+/// whether the default pass or two passes saw it (see `LinearCodeConfirmation`).
 struct BarcodeCollection {
     private(set) var observations: [BarcodeObservation] = []
     /// Per observation: read by the default pass, or by at least two passes.

@@ -32,7 +32,7 @@ struct TesseractPage {
 }
 
 /// One initialised Tesseract instance (loading a language model takes ~100 ms, so engines
-/// are kept in ``TesseractEnginePool`` and reused). Not thread-safe: one caller at a time.
+/// are kept in `TesseractEnginePool` and reused). Not thread-safe: one caller at a time.
 final class TesseractEngine {
     let key: Key
     private let handle: OpaquePointer

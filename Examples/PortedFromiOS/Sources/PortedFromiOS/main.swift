@@ -1,4 +1,4 @@
-// The README's "Library" snippets, run on real media: a photo with codes, a photo with a face,
+// The README's "Library" snippets and the DocC articles' (DocSnippets.swift), run on real media: a photo with codes, a photo with a face,
 // a page of text, a movie with faces. Usage: PortedFromiOS CODES.jpg FACE.png PAGE.png MOVIE OUTDIR
 // Exit 0 when every step found what the media holds; 1 with the failing step otherwise.
 import Foundation
@@ -104,5 +104,17 @@ var canvas = Canvas(image.pixelBuffer)
 BarcodeOverlay().draw(codes, on: &canvas, font: try FontFace.standard())
 FaceOverlay().draw(faces, on: &canvas)
 try ImageEncoder.write(canvas.buffer, to: out.appendingPathComponent("annotated.png"))
+
+// The DocC articles' snippets (generated from Sources/Kamera/Kamera.docc by scripts/consumer.sh),
+// each on the media its article is about.
+let inputs = ["codes": shelf, "face": portrait, "page": page, "movie": talk]
+for snippet in docSnippets {
+    do {
+        try await snippet.run(inputs[snippet.input]!, out)
+        check(true, "docs: \(snippet.name)")
+    } catch {
+        check(false, "docs: \(snippet.name): \(error)")
+    }
+}
 
 if failures.isEmpty { print("all snippets ran") } else { print("\(failures.count) failed"); exit(1) }
