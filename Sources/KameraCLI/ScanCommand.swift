@@ -72,7 +72,9 @@ struct ScanCommand: ParsableCommand {
             : try MovieReader(path: input == "-" ? "pipe:0" : input!)
         let both = !faces && !barcodes
         let rate = reader.frameRate ?? 30
-        var faceDetection = DetectFaceRectanglesRequest()
+        // Whole frames, no tiles, as LiveScanner's default: tiling every frame of a video
+        // costs 7× the frame rate (9 fps instead of 68 on Megamind.avi).
+        var faceDetection = DetectFaceRectanglesRequest(scansTiles: false)
         if let minConfidence { faceDetection.minimumConfidence = minConfidence }
         let scanner = try LiveScanner(
             configuration: LiveScanner.Configuration(

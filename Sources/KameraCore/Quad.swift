@@ -23,6 +23,22 @@ public struct Quad: Sendable, Hashable, Codable {
     /// The corners in order topLeft, topRight, bottomRight, bottomLeft.
     public var corners: [PixelPoint] { [topLeft, topRight, bottomRight, bottomLeft] }
 
+    /// Twice the signed area in image coordinates (y down): positive when topLeft → topRight →
+    /// bottomRight → bottomLeft runs clockwise on screen, as an upright, unmirrored symbol's do.
+    public var signedArea: Double {
+        let c = corners
+        return (0..<4).reduce(0) { sum, i in
+            let (a, b) = (c[i], c[(i + 1) % 4])
+            return sum + a.x * b.y - b.x * a.y
+        }
+    }
+
+    /// The same outline with top and bottom edges exchanged (the quad mirrored across its
+    /// horizontal axis).
+    public var flippedVertically: Quad {
+        Quad(topLeft: bottomLeft, topRight: bottomRight, bottomRight: topRight, bottomLeft: topLeft)
+    }
+
     /// The axis-aligned bounds of the corners.
     public var boundingRect: PixelRect { PixelRect(enclosing: corners) }
 

@@ -16,7 +16,11 @@ struct CLIRun {
 
 /// `stdin`: bytes piped to the command; `stdoutPath`: a file standard output goes to instead
 /// of a pipe (e.g. /dev/full).
-func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, stdoutPath: String? = nil) throws -> CLIRun {
+/// `workingDirectory`: the folder the command runs in (default: the runner's).
+func kamera(
+    _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, stdoutPath: String? = nil,
+    workingDirectory: URL? = nil
+) throws -> CLIRun {
     // The test runner sits next to the products of the same build.
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     var executable = directory.appendingPathComponent("kamera")
@@ -26,6 +30,7 @@ func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: D
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if let workingDirectory { process.currentDirectoryURL = workingDirectory }
     if !environment.isEmpty {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     }
@@ -77,29 +82,58 @@ func kamera(_ arguments: [String], environment: [String: String] = [:], stdin: D
         return (path, qr.expectedText, ean.expectedText)
     }
 
-    @Test("The README's generate/detect example is exactly what the commands print")
-    func readmeExampleMatchesOutput() throws {
+    /// The README's example output for `command` (the lines after `$ command` up to the next
+    /// prompt or the end of the block); a trailing `…` line means "and more".
+    func documentedOutput(of command: String) throws -> (lines: [String], isPrefix: Bool) {
         let readme = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        let generateLine = #"$ kamera generate qr "https://example.org/kamera" -o qr.png --module-size 6 --ecc Q"#
-        let detectLine = "$ kamera detect --barcodes qr.png notes.png"
-        let start = try #require(readme.range(of: generateLine + "\n"))
-        let example = readme[start.upperBound...]
-        let detectAt = try #require(example.range(of: detectLine + "\n"))
-        let end = try #require(example.range(of: "$ echo $?\n"))
-        let documentedGenerate = String(example[..<detectAt.lowerBound])
-        let documentedDetect = String(example[detectAt.upperBound..<end.lowerBound])
+        let lines = readme.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex { $0.hasPrefix("$ " + command) }, "README has no `$ \(command)`")
+        var output = Array(lines[(start + 1)...].prefix { !$0.hasPrefix("$ ") && !$0.hasPrefix("```") })
+        let isPrefix = output.last == "…"
+        if isPrefix { output.removeLast() }
+        return (output, isPrefix)
+    }
 
+    /// Runs a README example in a folder holding its inputs and compares what it prints.
+    func expectREADMEExample(_ command: String, arguments: [String], status: Int32 = 0) throws {
+        let documented = try documentedOutput(of: command)
+        let run = try kamera(arguments, workingDirectory: dir)
+        // Error messages name the full path; the README gives it relative to its working folder.
+        var printed = run.stdout.replacingOccurrences(of: dir.path + "/", with: "").components(separatedBy: "\n")
+        if printed.last == "" { printed.removeLast() }
+        if documented.isPrefix { printed = Array(printed.prefix(documented.lines.count)) }
+        #expect(printed == documented.lines, "`\(command)` prints:\n\(printed.joined(separator: "\n"))")
+        #expect(run.status == status, "\(run.stderr)")
+    }
+
+    @Test("The README's examples are what the commands print: generate, detect (JSON, codes, text and face tables)")
+    func readmeExamplesMatchOutput() throws {
         try Data("hi".utf8).write(to: dir.appendingPathComponent("notes.png"))
-        let qr = dir.appendingPathComponent("qr.png").path, notes = dir.appendingPathComponent("notes.png").path
-        let generate = try kamera(["generate", "qr", "https://example.org/kamera", "-o", qr, "--module-size", "6", "--ecc", "Q"])
-        let detect = try kamera(["detect", "--barcodes", qr, notes])
-        // Paths are printed as given; the README gives them relative to its working folder.
-        let prefix = dir.path + "/"
-        #expect(generate.stdout.replacingOccurrences(of: prefix, with: "") == documentedGenerate)
-        #expect(detect.stdout.replacingOccurrences(of: prefix, with: "") == documentedDetect)
-        #expect(detect.status == 1)
+        try expectREADMEExample(
+            #"kamera generate qr "https://example.org/kamera" -o qr.png --module-size 6 --ecc Q"#,
+            arguments: ["generate", "qr", "https://example.org/kamera", "-o", "qr.png", "--module-size", "6", "--ecc", "Q"])
+        try expectREADMEExample(
+            "kamera detect --barcodes qr.png notes.png", arguments: ["detect", "--barcodes", "qr.png", "notes.png"], status: 1)
+        // The demo's scenes, as the README's reader makes them with `kamera demo -o`.
+        let demo = try kamera(["demo", "-o", dir.appendingPathComponent("demo").path])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        for scene in ["scene1.jpg", "scene3.jpg"] {
+            try FileManager.default.copyItem(at: dir.appendingPathComponent("demo/\(scene)"), to: dir.appendingPathComponent(scene))
+        }
+        for photo in ["imageTextR.png", "astronaut.png", "messi5.jpg"] {
+            try FileManager.default.copyItem(at: try SampleMedia.url(photo), to: dir.appendingPathComponent(photo))
+        }
+        try expectREADMEExample(
+            "kamera detect --format table scene1.jpg scene3.jpg",
+            arguments: ["detect", "--format", "table", "scene1.jpg", "scene3.jpg"])
+        try expectREADMEExample(
+            "kamera detect --text --recognize --format table imageTextR.png",
+            arguments: ["detect", "--text", "--recognize", "--format", "table", "imageTextR.png"])
+        try expectREADMEExample(
+            "kamera detect --faces --landmarks --format table astronaut.png messi5.jpg",
+            arguments: ["detect", "--faces", "--landmarks", "--format", "table", "astronaut.png", "messi5.jpg"])
     }
 
     @Test func detectPrintsTheDocumentedJSON() throws {

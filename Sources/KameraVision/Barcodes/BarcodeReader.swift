@@ -71,13 +71,19 @@ struct BarcodeReaderPass: Sendable {
             let corners = withUnsafeBytes(of: item.corners) { Array($0.bindMemory(to: Int32.self)) }
             func point(_ k: Int) -> PixelPoint { PixelPoint(x: Double(corners[2 * k]), y: Double(corners[2 * k + 1])) }
             let ecLevel = String(cString: item.ec_level)
+            var quad = Quad(topLeft: point(0), topRight: point(1), bottomRight: point(2), bottomLeft: point(3))
+            // zxing-cpp builds a linear code's outline from the first and last scan lines that
+            // read it; when it met the lower line first, top and bottom come out exchanged
+            // (an upright EAN-13 reported with its top-left corner at the bottom). A linear
+            // symbol has no mirrored form, so its outline always runs clockwise.
+            if !symbology.isTwoDimensional, item.is_mirrored == 0, quad.signedArea < 0 { quad = quad.flippedVertically }
             results.append(
                 BarcodeObservation(
                     symbology: symbology,
                     // Binary payloads have no faithful text form; HRI text of those is escaped bytes.
                     payloadString: contentType == "Binary" ? String(data: data, encoding: .utf8) : text,
                     payloadData: data,
-                    pixelCorners: Quad(topLeft: point(0), topRight: point(1), bottomRight: point(2), bottomLeft: point(3)),
+                    pixelCorners: quad,
                     imageSize: gray.size,
                     orientation: Int(item.orientation),
                     isMirrored: item.is_mirrored != 0,
