@@ -143,36 +143,16 @@ struct ScanCommand: ParsableCommand {
 /// The JSON line `kamera scan` writes per frame: time, frame index, the tracked faces and
 /// codes (each record with its identity first), and the events decided at this frame.
 struct ScanRecord: Encodable {
-    /// A face with the tracker's identity, then the face record's fields.
-    struct TrackedFaceRecord: Encodable {
+    /// The tracker's identity of a face, before the face record's fields.
+    struct FaceIdentity: Encodable {
         var faceID: Int
         var detected: Bool
-        var face: FaceRecord
-
-        private enum CodingKeys: String, CodingKey { case faceID, detected }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(faceID, forKey: .faceID)
-            try container.encode(detected, forKey: .detected)
-            try face.encode(to: encoder)
-        }
     }
 
-    /// A code keyed by content with its state, then the code record's fields.
-    struct TrackedBarcodeRecord: Encodable {
+    /// A code's key and state, before the code record's fields.
+    struct CodeIdentity: Encodable {
         var key: String
         var state: String
-        var code: BarcodeRecord
-
-        private enum CodingKeys: String, CodingKey { case key, state }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(key, forKey: .key)
-            try container.encode(state, forKey: .state)
-            try code.encode(to: encoder)
-        }
     }
 
     struct EventRecord: Encodable {
@@ -194,15 +174,19 @@ struct ScanRecord: Encodable {
 
     var t: Double
     var frame: Int
-    var faces: [TrackedFaceRecord]
-    var barcodes: [TrackedBarcodeRecord]
+    var faces: [FlattenedRecord<FaceIdentity, FaceRecord>]
+    var barcodes: [FlattenedRecord<CodeIdentity, BarcodeRecord>]
     var events: [EventRecord]
 
     init(_ scan: FrameScan) {
         t = RecordRounding.seconds(scan.time)
         frame = scan.frameIndex
-        faces = scan.faces.map { TrackedFaceRecord(faceID: $0.faceID, detected: $0.isDetected, face: FaceRecord($0.observation)) }
-        barcodes = scan.barcodes.map { TrackedBarcodeRecord(key: $0.key, state: $0.state.rawValue, code: BarcodeRecord($0.observation)) }
+        faces = scan.faces.map {
+            FlattenedRecord(head: FaceIdentity(faceID: $0.faceID, detected: $0.isDetected), body: FaceRecord($0.observation))
+        }
+        barcodes = scan.barcodes.map {
+            FlattenedRecord(head: CodeIdentity(key: $0.key, state: $0.state.rawValue), body: BarcodeRecord($0.observation))
+        }
         events = scan.events.map(EventRecord.init)
     }
 

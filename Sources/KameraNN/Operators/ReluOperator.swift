@@ -1,21 +1,8 @@
 /// RELU: max(x, 0); usually absorbed by the convolution or ADD before it.
-struct ReluOperator: FusibleActivation {
+struct ReluOperator: ClampActivationOperator {
     static let builtinCode: Int32 = 19
     static let name = "RELU"
+    static let activation = FusedActivation.relu
 
     var input: Int, output: Int
-
-    init(input: Int, output: Int) { (self.input, self.output) = (input, output) }
-    init(_ record: OperatorRecord) throws { self.init(input: try record.input(0), output: record.output) }
-
-    var inputs: [Int] { [input] }
-
-    func epilogue(after producer: GraphTensor, tensors: [GraphTensor]) -> FusedActivation? { .relu }
-
-    func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel {
-        try planner.sameCount(input, output)
-        return ActivationKernel(
-            input: planner.arena(input), output: planner.arena(output),
-            pixels: planner.tensors[output].elementCount, channels: 1, activation: try planner.epilogue(.relu))
-    }
 }

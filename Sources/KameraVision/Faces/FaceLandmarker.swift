@@ -71,14 +71,7 @@ struct FaceLandmarker: Sendable {
             NormalizedPoint(x: (p.x - box.x) / box.width, y: 1 - (p.y - box.y) / box.height)
         }
         func region(_ indices: [Int]) -> [NormalizedPoint] { indices.map { normalized(points[$0].point) } }
-        var regions: [FaceLandmarks.RegionName: [NormalizedPoint]] = [
-            .faceContour: region(FaceMeshTopology.faceContour),
-            .leftEye: region(FaceMeshTopology.leftEye), .rightEye: region(FaceMeshTopology.rightEye),
-            .leftEyebrow: region(FaceMeshTopology.leftEyebrow), .rightEyebrow: region(FaceMeshTopology.rightEyebrow),
-            .nose: region(FaceMeshTopology.nose), .noseCrest: region(FaceMeshTopology.noseCrest),
-            .medianLine: region(FaceMeshTopology.medianLine),
-            .outerLips: region(FaceMeshTopology.outerLips), .innerLips: region(FaceMeshTopology.innerLips),
-        ]
+        var regions = FaceMeshTopology.regions.mapValues(region)
         func eyeCentre(_ ring: [Int]) -> PixelPoint {
             PixelPoint(
                 x: ring.map { points[$0].x }.reduce(0, +) / Double(ring.count),
@@ -127,14 +120,7 @@ struct FaceLandmarker: Sendable {
         }
         let scale = max(box.width, box.height)
         func estimates(_ indices: [Int]) -> [Float] { indices.map { Float((squared[$0] / 2).squareRoot() / scale) } }
-        var result: [FaceLandmarks.RegionName: [Float]] = [
-            .faceContour: estimates(FaceMeshTopology.faceContour),
-            .leftEye: estimates(FaceMeshTopology.leftEye), .rightEye: estimates(FaceMeshTopology.rightEye),
-            .leftEyebrow: estimates(FaceMeshTopology.leftEyebrow), .rightEyebrow: estimates(FaceMeshTopology.rightEyebrow),
-            .nose: estimates(FaceMeshTopology.nose), .noseCrest: estimates(FaceMeshTopology.noseCrest),
-            .medianLine: estimates(FaceMeshTopology.medianLine),
-            .outerLips: estimates(FaceMeshTopology.outerLips), .innerLips: estimates(FaceMeshTopology.innerLips),
-        ]
+        var result = FaceMeshTopology.regions.mapValues(estimates)
         for (pupil, eye) in [(FaceLandmarks.RegionName.leftPupil, FaceLandmarks.RegionName.leftEye), (.rightPupil, .rightEye)] {
             let ring = result[eye] ?? []
             result[pupil] = [ring.reduce(0, +) / Float(max(ring.count, 1))]

@@ -2,6 +2,13 @@
 /// Vision's landmark regions, as ordered polylines. Eye, eyebrow, lip and oval rings follow
 /// MediaPipe's published contour connections; left/right are the subject's.
 enum FaceMeshTopology {
+    /// The mesh points of each Vision region drawn from the mesh (pupils come from Iris).
+    static let regions: [FaceLandmarks.RegionName: [Int]] = [
+        .faceContour: faceContour, .leftEye: leftEye, .rightEye: rightEye, .leftEyebrow: leftEyebrow,
+        .rightEyebrow: rightEyebrow, .nose: nose, .noseCrest: noseCrest, .medianLine: medianLine,
+        .outerLips: outerLips, .innerLips: innerLips,
+    ]
+
     /// Jaw line from the right ear over the chin to the left ear (the lower half of the oval).
     static let faceContour = [
         127, 234, 93, 132, 58, 172, 136, 150, 149, 176, 148, 152,
