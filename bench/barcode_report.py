@@ -4,7 +4,9 @@
 A code counts as found when an engine reports its payload text. Engines spell some
 payloads differently, so these equivalent forms are accepted for every engine alike:
 UPC-A as 13-digit EAN-13 (leading 0), UPC-E expanded to its 13-digit GTIN, and GS1
-payloads with or without parentheses around application identifiers.
+payloads with or without parentheses around application identifiers. A code with an EAN
+add-on counts as found only with its add-on; its main number alone is a partial read (neither
+found nor false), as is the add-on read alone.
 """
 import json
 import statistics
@@ -26,6 +28,20 @@ def upce_to_gtin13(upce):
 
 
 def accepted(code):
+    add_on = code.get("addOn")
+    if add_on:
+        main = dict(code, text=code["text"][: -len(add_on)], addOn=None)
+        return {form + separator + add_on for form in plain(main) for separator in ["", " ", "+"]}
+    return plain(code)
+
+
+def partial(code):
+    """An add-on code's main number alone, or the add-on alone (a read that missed a part)."""
+    add_on = code.get("addOn")
+    return accepted(dict(code, text=code["text"][: -len(add_on)], addOn=None)) | {add_on} if add_on else set()
+
+
+def plain(code):
     text = code["text"]
     forms = {text, text.replace("(", "").replace(")", "")}
     if code["symbology"] == "upca":
@@ -50,7 +66,7 @@ def score(truths, results):
         for code in truth["codes"]:
             if accepted(code) & normalized:
                 matched += 1
-        truth_forms = set().union(*[accepted(c) for c in truth["codes"]]) if truth["codes"] else set()
+        truth_forms = set().union(*[accepted(c) | partial(c) for c in truth["codes"]]) if truth["codes"] else set()
         row["codes"] += len(truth["codes"])
         row["found"] += matched
         row["false"] += sum(1 for t in texts if t not in truth_forms and t.replace("(", "").replace(")", "") not in truth_forms)
@@ -62,7 +78,7 @@ def score(truths, results):
 def main():
     truths = json.load(open(sys.argv[1]))
     engines = json.load(open(sys.argv[2]))
-    sets = ["clean", "scenes", "negatives"]
+    sets = ["clean", "scenes", "addons", "negatives"]
     scored = {name: score(truths, results) for name, results in engines.items()}
     reference = "zxing-cpp"
     print(f"{'engine':<22} {'set':<10} {'images':>6} {'codes':>6} {'found':>6} {'rate':>7} {'false+':>6} "

@@ -3,6 +3,8 @@ import Kamera
 import KameraTestMedia
 import Testing
 
+@testable import KameraVision
+
 /// EAN-2 and EAN-5 add-ons (magazines' issue numbers, books' prices): read at every effort,
 /// reported apart from the main number as Vision's supplemental payload.
 @Suite struct EANAddOnTests {
@@ -45,5 +47,32 @@ import Testing
         let code = try #require(try await DetectBarcodesRequest().perform(on: image).first)
         #expect(code.payloadString == "9780201379624")
         #expect(code.supplementalPayloadString == nil && code.supplementalPayloadData == nil)
+    }
+}
+
+/// Conflicting add-on readings of one printed code: the clearly better-supported one, or none.
+@Suite struct AddOnConflictTests {
+    func reading(_ addOn: String?, x: Double = 100) -> BarcodeObservation {
+        let corners = Quad(PixelRect(x: x, y: 100, width: 300, height: 120))
+        return BarcodeObservation(
+            symbology: .ean13, payloadString: "9784934477541", payloadData: Data("9784934477541".utf8), pixelCorners: corners,
+            imageSize: Size(width: 1024, height: 768), supplementalPayloadString: addOn)
+    }
+
+    @Test func conflictsResolveByScanLines() {
+        typealias Reader = BarcodeReaderPass
+        // 74 lines against 36: the majority is kept, one observation.
+        let clear = Reader.resolvingAddOnConflicts([reading("42786"), reading("42789"), reading(nil)], lineCounts: [36, 74, 20])
+        #expect(clear.map(\.supplementalPayloadString) == ["42789"])
+        // 39 against 31: neither is sure, the number alone is reported.
+        let close = Reader.resolvingAddOnConflicts([reading("06915"), reading("06911")], lineCounts: [39, 31])
+        #expect(close.count == 1 && close[0].supplementalPayloadString == nil && close[0].payloadString == "9784934477541")
+        // One add-on reading plus readings without it: the add-on stands.
+        #expect(
+            Reader.resolvingAddOnConflicts([reading(nil), reading("56297")], lineCounts: [10, 40]).map(\.supplementalPayloadString) == [
+                "56297"
+            ])
+        // Two identical codes in different places are two codes.
+        #expect(Reader.resolvingAddOnConflicts([reading("11"), reading("22", x: 600)], lineCounts: [5, 5]).count == 2)
     }
 }

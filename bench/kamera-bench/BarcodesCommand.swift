@@ -48,7 +48,10 @@ struct BarcodesCommand: ParsableCommand {
                 Result(
                     file: truth.file, milliseconds: times.sorted()[times.count / 2],
                     found: found.map {
-                        Found(symbology: $0.symbology.rawValue, text: $0.payloadString ?? $0.payloadData.base64EncodedString())
+                        // An add-on's digits follow the main number, as zxing-cpp reports them.
+                        Found(
+                            symbology: $0.symbology.rawValue,
+                            text: ($0.payloadString ?? $0.payloadData.base64EncodedString()) + ($0.supplementalPayloadString ?? ""))
                     }))
         }
         print(String(decoding: try JSONEncoder().encode(results), as: UTF8.self))

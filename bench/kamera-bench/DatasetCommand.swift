@@ -13,6 +13,9 @@ struct DatasetCommand: ParsableCommand {
     @Option(help: "Number of photo scenes.")
     var scenes = 120
 
+    @Option(help: "Number of retail scenes with EAN-2/EAN-5 add-ons (books, periodicals, UPC-A).")
+    var addOnScenes = 32
+
     @Option(help: "Random seed.")
     var seed: UInt64 = 2026
 
@@ -24,7 +27,11 @@ struct DatasetCommand: ParsableCommand {
 
     struct Code: Codable {
         var symbology: String
+        /// The payload as engines report it; for a code with an add-on, the main number
+        /// followed by the add-on's digits (zxing-cpp's form).
         var text: String
+        /// The add-on's digits, when the code has one.
+        var addOn: String?
     }
 
     func run() throws {
@@ -87,6 +94,35 @@ struct DatasetCommand: ParsableCommand {
             truths.append(Truth(file: name, set: "scenes", codes: codes))
         }
 
+        // Add-ons: books (ISBN + 5-digit price), periodicals (ISSN-based EAN-13 + 2-digit issue)
+        // and UPC-A with either, one or two per photo, turned, tilted, blurred and noised.
+        for index in 0..<addOnScenes {
+            var composer = SceneComposer(background: photos[(index + 3) % photos.count], width: 1024, height: 768)
+            let count = index % 3 == 2 ? 2 : 1
+            var codes: [Code] = []
+            for k in 0..<count {
+                let (symbology, main, addOn) = Self.retailCode(kind: (index + k) % 4, using: &random)
+                let cells = Double(count)
+                let center = PixelPoint(
+                    x: 1024 * (Double(k) + 0.5) / cells + Double.random(in: -30...30, using: &random),
+                    y: 384 + Double.random(in: -100...100, using: &random))
+                let width = Double.random(in: 300...min(1024 / cells - 40, 520), using: &random)
+                let rotation =
+                    Double([0, 0, 0, 90, 180, 270].randomElement(using: &random)!) + Double.random(in: -12...12, using: &random)
+                let pose = CodePose(center: center, width: width, rotation: rotation, tilt: Double.random(in: 0...0.15, using: &random))
+                try composer.place(symbology, payload: .text("\(main)+\(addOn)"), pose: pose, moduleSize: 3)
+                codes.append(Code(symbology: symbology.rawValue, text: main + addOn, addOn: addOn))
+            }
+            let damage = Degradation(
+                blurSigma: Double.random(in: 0...1.0, using: &random),
+                noiseSigma: Double.random(in: 0...8, using: &random),
+                contrast: Double.random(in: 0.5...1, using: &random))
+            let name = String(format: "addon_%03d.jpg", index)
+            try ImageEncoder.write(
+                composer.render(damage, seed: UInt64(1000 + index)), to: directory.appendingPathComponent(name), as: .jpeg(quality: 88))
+            truths.append(Truth(file: name, set: "addons", codes: codes))
+        }
+
         // Negatives: the photos themselves hold no codes; anything found is a false positive.
         for name in backgrounds {
             let target = "negative_\(name)"
@@ -98,5 +134,22 @@ struct DatasetCommand: ParsableCommand {
         encoder.outputFormatting = [.prettyPrinted]
         try encoder.encode(truths).write(to: directory.appendingPathComponent("truth.json"))
         print("wrote \(truths.count) images to \(directory.path)")
+    }
+
+    /// A retail number with its add-on: kind 0 a book (978 ISBN, price add-on "5" + 4 digits),
+    /// 1 a periodical (977 + ISSN, issue 01…52), 2 UPC-A with a 5-digit add-on, 3 with a 2-digit one.
+    static func retailCode(kind: Int, using random: inout SeededRandom) -> (BarcodeSymbology, String, String) {
+        func digits(_ count: Int) -> String { (0..<count).map { _ in String(Int.random(in: 0...9, using: &random)) }.joined() }
+        func withCheckDigit(_ body: String) -> String {
+            // EAN/UPC: weights 3 and 1 from the right of the body.
+            let sum = body.reversed().enumerated().reduce(0) { $0 + Int(String($1.element))! * ($1.offset % 2 == 0 ? 3 : 1) }
+            return body + String((10 - sum % 10) % 10)
+        }
+        switch kind {
+        case 0: return (.ean13, withCheckDigit("978" + digits(9)), "5" + digits(4))
+        case 1: return (.ean13, withCheckDigit("977" + digits(9)), String(format: "%02d", Int.random(in: 1...52, using: &random)))
+        case 2: return (.upca, withCheckDigit(digits(11)), digits(5))
+        default: return (.upca, withCheckDigit(digits(11)), digits(2))
+        }
     }
 }

@@ -45,6 +45,7 @@ struct BarcodeReaderPass: Sendable {
         }
         defer { kzx_barcode_list_free(&list) }
         var results: [BarcodeObservation] = []
+        var lineCounts: [Int] = []
         for i in 0..<Int(list.count) {
             let item = list.items[i]
             let format = String(cString: item.format)
@@ -92,7 +93,38 @@ struct BarcodeReaderPass: Sendable {
                     errorCorrectionLevel: ecLevel.isEmpty ? nil : ecLevel,
                     formatVariant: format,
                     supplementalPayloadString: addOn.isEmpty ? nil : addOn))
+            lineCounts.append(Int(item.line_count))
         }
-        return results
+        return Self.resolvingAddOnConflicts(results, lineCounts: lineCounts)
+    }
+
+    /// zxing-cpp reports a number once per distinct reading, so one printed code can come back
+    /// with two different add-ons (a blurred 9 read as 8 on some scan lines: a wrong price at
+    /// a till). Of conflicting add-ons, one is kept only when at least twice as many scan
+    /// lines read it as read the next; otherwise none is — the number alone is reported, once,
+    /// by its best-supported reading.
+    static func resolvingAddOnConflicts(_ results: [BarcodeObservation], lineCounts: [Int]) -> [BarcodeObservation] {
+        var kept: [BarcodeObservation] = []
+        var handled = Set<Int>()
+        for (i, observation) in results.enumerated() where !handled.contains(i) {
+            // Readings of this printed symbol (same number, same place); others are left as read.
+            let group = results.indices.filter { !handled.contains($0) && results[$0].isSameSymbol(as: observation) }
+            guard group.contains(where: { results[$0].supplementalPayloadString != nil }) else {
+                handled.insert(i)
+                kept.append(observation)
+                continue
+            }
+            handled.formUnion(group)
+            var votes: [String: Int] = [:]
+            for k in group { if let addOn = results[k].supplementalPayloadString { votes[addOn, default: 0] += lineCounts[k] } }
+            let ranked = votes.sorted { ($0.value, $0.key) > ($1.value, $1.key) }
+            let winner = ranked.count == 1 || (ranked.count > 1 && ranked[0].value >= 2 * ranked[1].value) ? ranked.first?.key : nil
+            // The reading with the winning add-on (its outline spans it), else the best-supported one without.
+            let best = group.filter { results[$0].supplementalPayloadString == winner }.max { lineCounts[$0] < lineCounts[$1] }
+            var chosen = results[best ?? group.max { lineCounts[$0] < lineCounts[$1] }!]
+            if best == nil { chosen.supplementalPayloadString = nil }
+            kept.append(chosen)
+        }
+        return kept
     }
 }
