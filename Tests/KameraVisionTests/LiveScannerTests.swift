@@ -160,6 +160,11 @@ struct LiveScannerTests {
             bad.overlapThreshold = 1.5
             _ = try LiveScanner(configuration: LiveScanner.Configuration(faceDetection: bad))
         }
+        #expect(throws: KameraError.self) {
+            var cropped = DetectFaceRectanglesRequest()
+            cropped.regionOfInterest = NormalizedRect(x: 0, y: 0, width: 0.5, height: 0.5)
+            _ = try LiveScanner(configuration: LiveScanner.Configuration(faceDetection: cropped))
+        }
     }
 
     @Test("Codes: keyed by content, appeared / moved / lost after 0.2 s unseen")

@@ -69,6 +69,12 @@ public final class LiveScanner {
         codes = BarcodeTracker(lostAfter: configuration.codeLostAfter)
         if let request = configuration.faceDetection {
             try request.validate()
+            // Tracks live in whole-frame coordinates; a face region would move them between
+            // frames' detections and follows. Crop the frames instead.
+            guard request.regionOfInterest == .fullImage, (configuration.faceLandmarks?.regionOfInterest ?? .fullImage) == .fullImage else {
+                throw KameraError.invalidArgument(
+                    "LiveScanner looks for faces in whole frames: crop the frames instead of setting regionOfInterest")
+            }
             scanner = try FaceScanner(models: request.modelStore)
             landmarker = configuration.detectsLandmarks ? try FaceLandmarker(models: request.modelStore) : nil
         } else {
