@@ -9,6 +9,9 @@ public final class ImageAnalysisContext: Sendable {
     private let grayCache = Mutex<PixelBuffer?>(nil)
     private let rgbCache = Mutex<PixelBuffer?>(nil)
     private let samplerCache = Mutex<TensorSampler?>(nil)
+    /// Contexts of regions already asked for: requests with the same region on one handler
+    /// share its crop and derived buffers as whole-image requests share the image's.
+    private let regionCache = Mutex<[NormalizedRect: ImageAnalysisContext]>([:])
 
     public init(_ image: Image) {
         self.image = image
@@ -64,6 +67,11 @@ public final class ImageAnalysisContext: Sendable {
                 "regionOfInterest \(region) covers no whole pixel of a \(Int(size.width))×\(Int(size.height)) image")
         }
         let crop = PixelRect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
-        return ImageAnalysisContext(Image(pixelBuffer: image.pixelBuffer.cropped(to: crop)))
+        return regionCache.withLock { cache in
+            if let cached = cache[region] { return cached }
+            let context = ImageAnalysisContext(Image(pixelBuffer: image.pixelBuffer.cropped(to: crop)))
+            cache[region] = context
+            return context
+        }
     }
 }
