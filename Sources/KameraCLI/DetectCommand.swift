@@ -7,7 +7,7 @@ import Kamera
 struct DetectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Detect barcodes, faces and text in images (JPEG, PNG, WebP) and print the results as JSON.",
+        abstract: "Detect barcodes, faces, text and rectangles in images (JPEG, PNG, WebP) and print the results as JSON.",
         discussion: """
             Prints {"results":[{"input":…,"width":…,"height":…,"barcodes":[…],"faces":[…]}]}. boundingBox is \
             normalized with a lower-left origin like Apple's Vision; pixelCorners are pixels with a \
@@ -44,6 +44,14 @@ struct DetectCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "With --text: comma-separated languages, Tesseract codes or BCP 47 (default: eng).")
     var languages = "eng"
+
+    @Flag(name: .long, help: "Detect rectangles (documents, cards, screens, signs) with Vision's defaults.")
+    var rectangles = false
+
+    @Option(
+        name: .customLong("max"), parsing: .unconditional,
+        help: "With --rectangles: most rectangles to report, 0 = all (default 1, as Vision).")
+    var maximumRectangles: Int?
 
     @Option(name: .long, help: "Comma-separated symbologies to look for (default: all). See `kamera symbologies`.")
     var symbologies: String?
@@ -102,6 +110,10 @@ struct DetectCommand: AsyncParsableCommand {
             throw ValidationError("--effort must be fast, balanced or thorough")
         }
         if let symbologies { _ = try parsedSymbologies(symbologies) }
+        if let maximumRectangles {
+            guard rectangles else { throw ValidationError("--max needs --rectangles") }
+            guard maximumRectangles >= 0 else { throw ValidationError("--max must be 0 (all) or more") }
+        }
     }
 
     private func parsedSymbologies(_ text: String) throws -> [BarcodeSymbology] {
@@ -137,15 +149,18 @@ struct DetectCommand: AsyncParsableCommand {
             effort: chosenEffort)
         var faceRequest = DetectFaceRectanglesRequest(minimumFaceSize: minFaceSize)
         if let minConfidence { faceRequest.minimumConfidence = minConfidence }
+        var rectangleRequest = DetectRectanglesRequest()
+        if let maximumRectangles { rectangleRequest.maximumObservations = maximumRectangles }
         let analysis = Analysis(
-            barcodes: barcodes || (!text && !faces && !landmarks) ? request : nil,
+            barcodes: barcodes || (!text && !faces && !landmarks && !rectangles) ? request : nil,
             faces: faces || landmarks ? FaceAnalysis(detection: faceRequest, landmarks: landmarks) : nil,
             text: text
                 ? TextAnalysis(
                     recognize: recognize,
                     languages: languages.split(separator: ",").map {
                         $0.trimmingCharacters(in: .whitespaces)
-                    }) : nil)
+                    }) : nil,
+            rectangles: rectangles ? rectangleRequest : nil)
         let annotationTargets = try annotationPaths(for: inputs)
         try overwrite.check(annotationTargets ?? [])
         // Codes and text read luminance only; faces and annotations need colour.
@@ -234,6 +249,7 @@ struct DetectCommand: AsyncParsableCommand {
         var barcodes: DetectBarcodesRequest?
         var faces: FaceAnalysis?
         var text: TextAnalysis?
+        var rectangles: DetectRectanglesRequest?
     }
 
     struct FaceAnalysis: Sendable {
@@ -281,8 +297,14 @@ struct DetectCommand: AsyncParsableCommand {
                     result.text = lines.map(TextRecord.init)
                 }
             }
+            var rectangles: [RectangleObservation] = []
+            if let request = analysis.rectangles {
+                rectangles = try request.perform(in: context)
+                result.rectangles = rectangles.map(RectangleRecord.init)
+            }
             if let target {
                 var canvas = Canvas(image.pixelBuffer)
+                RectangleOverlay().draw(rectangles, on: &canvas)
                 FaceOverlay().draw(faces, on: &canvas)
                 TextOverlay().draw(lines, on: &canvas)
                 BarcodeOverlay().draw(codes, on: &canvas, font: try FontFace.standard())

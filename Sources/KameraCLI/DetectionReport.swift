@@ -19,6 +19,7 @@ struct DetectionReport {
         var barcodes: [BarcodeRecord]?
         var faces: [FaceRecord]?
         var text: [TextRecord]?
+        var rectangles: [RectangleRecord]?
         var annotated: String?
         /// The image was damaged but mostly decoded (e.g. a JPEG cut short).
         var warning: String?
@@ -48,7 +49,7 @@ struct DetectionReport {
                     let payload = code.supplementalPayload.map { "\(main) +\($0)" } ?? main
                     rows.append([result.input, size, code.symbology, Self.visible(payload), corners])
                 }
-            } else if result.text == nil && result.faces == nil {
+            } else if result.text == nil && result.faces == nil && result.rectangles == nil {
                 rows.append([result.input, size, "-", "(no codes)", ""])
             }
             for face in result.faces ?? [] {
@@ -58,6 +59,10 @@ struct DetectionReport {
                     result.input, size, "face", String(format: "%.2f roll/yaw/pitch %@", face.confidence, angles),
                     "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))",
                 ])
+            }
+            for rectangle in result.rectangles ?? [] {
+                let corners = rectangle.pixelCorners.map { "\(Int($0[0])),\(Int($0[1]))" }.joined(separator: " ")
+                rows.append([result.input, size, "rectangle", String(format: "%.2f", rectangle.confidence), corners])
             }
             for line in result.text ?? [] {
                 let b = line.pixelBox

@@ -1,14 +1,14 @@
 /// Bilinear interpolation over a pixel buffer's bytes, shared by resizing, rotation and
 /// warping. Coordinates are in pixel-index space (pixel centres at integers) and are
 /// clamped to the image.
-struct BilinearSampler {
+public struct BilinearSampler {
     let pixels: UnsafeBufferPointer<UInt8>
     let width: Int
     let height: Int
     let bytesPerRow: Int
     let bytesPerPixel: Int
 
-    init(_ pixels: UnsafeBufferPointer<UInt8>, of buffer: PixelBuffer) {
+    public init(_ pixels: UnsafeBufferPointer<UInt8>, of buffer: PixelBuffer) {
         self.pixels = pixels
         width = buffer.width
         height = buffer.height
@@ -18,7 +18,7 @@ struct BilinearSampler {
 
     /// The interpolated value of `channel` at (x, y).
     @inline(__always)
-    func sample(x: Double, y: Double, channel: Int) -> Double {
+    public func sample(x: Double, y: Double, channel: Int) -> Double {
         let cx = min(max(x, 0), Double(width - 1)), cy = min(max(y, 0), Double(height - 1))
         let x0 = Int(cx), y0 = Int(cy)
         let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)

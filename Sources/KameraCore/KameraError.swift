@@ -43,6 +43,8 @@ public struct KameraError: Error, Sendable, Hashable {
         public static let corruptMedia = Code(rawValue: "corruptMedia")
         /// A model file is truncated, corrupt, or uses something the runtime does not support.
         public static let invalidModel = Code(rawValue: "invalidModel")
+        /// The geometry engine (rectangles, contours, registration, tracking) failed on an input.
+        public static let geometryEngineFailure = Code(rawValue: "geometryEngineFailure")
     }
 
     /// The kind of failure, to branch on.
@@ -122,6 +124,11 @@ extension KameraError {
 
     public static func barcodeEngineFailure(reason: String) -> KameraError {
         KameraError(code: .barcodeEngineFailure, reason: "barcode engine failed: \(reason)", hint: "please report this input")
+    }
+
+    public static func geometryEngineFailure(operation: String, reason: String) -> KameraError {
+        KameraError(
+            code: .geometryEngineFailure, reason: "\(operation) failed: \(reason)", hint: "please report this input")
     }
 
     public static func barcodeGenerationFailed(symbology: String, reason: String) -> KameraError {

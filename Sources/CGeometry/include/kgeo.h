@@ -1,0 +1,92 @@
+/*
+ * A plain C API over the OpenCV parts of Kamera's geometric requests (rectangles, documents,
+ * contours, registration, optical flow). Every entry point catches all C++ exceptions (one
+ * reaching Swift would abort the process) and returns -1 with a message in `error`.
+ */
+#ifndef KAMERA_KGEO_H
+#define KAMERA_KGEO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// An 8-bit image the caller owns: 1 channel (gray) or 3 (RGB), rows `stride` bytes apart.
+typedef struct kgeo_image {
+    const uint8_t *pixels;
+    int width;
+    int height;
+    int stride;
+    int channels;
+} kgeo_image;
+
+/// A quadrilateral in pixels (top-left origin): topLeft, topRight, bottomRight, bottomLeft as
+/// x,y pairs, clockwise on screen.
+typedef struct kgeo_quad {
+    double points[8];
+    /// How much of the outline has an edge under it (0…1).
+    double confidence;
+} kgeo_quad;
+
+/// Vision's rectangle parameters (aspect ratio = shorter side / longer side).
+typedef struct kgeo_rectangle_options {
+    double minimum_aspect_ratio;
+    double maximum_aspect_ratio;
+    double quadrature_tolerance; /* degrees a corner may differ from 90 */
+    double minimum_size;         /* shorter side / the image's shorter dimension */
+    double minimum_confidence;
+    int maximum_observations;    /* 0 = all */
+    int prefers_large;           /* rank by size as well as edge support (documents) */
+} kgeo_rectangle_options;
+
+/// Finds rectangles (projected: any convex quad within the tolerances) in a gray image, best
+/// first. Writes at most `capacity` quads and their number to `count`.
+int kgeo_detect_rectangles(const kgeo_image *gray, const kgeo_rectangle_options *options,
+                           kgeo_quad *out, int capacity, int *count, char *error, size_t error_size);
+
+/// Warps the quad `corners` (8 doubles, as kgeo_quad) of `source` to an upright
+/// `width`×`height` image in `out` (same channels, tightly packed). With `whiten`, divides out
+/// the page's uneven lighting so paper comes out white.
+int kgeo_flatten_quad(const kgeo_image *source, const double *corners, int width, int height, int whiten,
+                      uint8_t *out, char *error, size_t error_size);
+
+/// A contour tree as flat arrays, owned by the result (free with kgeo_contours_free).
+typedef struct kgeo_contours {
+    float *points;       /* x,y pairs in pixels of the analysed image, all contours back to back */
+    int *point_offsets;  /* contour i's points: [point_offsets[i], point_offsets[i+1]) */
+    int *parents;        /* index of the enclosing contour, -1 for top level */
+    int count;
+    int width;           /* the analysed (possibly downscaled) image's size */
+    int height;
+} kgeo_contours;
+
+/// Finds contours as Vision's DetectContoursRequest: contrast adjusted about `pivot`
+/// (negative: the image's mean), downscaled so its longer side is at most `maximum_dimension`,
+/// dark-on-light or light-on-dark, then traced as a tree.
+int kgeo_find_contours(const kgeo_image *gray, double contrast_adjustment, double pivot, int dark_on_light,
+                       int maximum_dimension, kgeo_contours *out, char *error, size_t error_size);
+void kgeo_contours_free(kgeo_contours *contours);
+
+/// Translation mapping `moving`'s pixels onto `reference`'s (x_ref = x_moving + tx), by phase
+/// correlation, coarse to fine. `confidence` is the normalized correlation peak (0…1).
+int kgeo_register_translation(const kgeo_image *reference, const kgeo_image *moving, double *tx, double *ty,
+                              double *confidence, char *error, size_t error_size);
+
+/// Homography (row-major 3×3, h[8] = 1) mapping `moving`'s pixels onto `reference`'s: features
+/// and a robust fit, refined by ECC. `confidence` is the refined correlation (0…1); 0 and an
+/// identity when the images share nothing recognisable.
+int kgeo_register_homography(const kgeo_image *reference, const kgeo_image *moving, double *h,
+                             double *confidence, char *error, size_t error_size);
+
+/// Dense optical flow from `previous` to `next` (same size): `out` holds width×height x,y
+/// pairs in pixels. `level` 0 low … 3 very high accuracy.
+int kgeo_optical_flow(const kgeo_image *previous, const kgeo_image *next, int level, float *out,
+                      char *error, size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

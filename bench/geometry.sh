@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Geometry benchmark: Kamera's document, rectangle and registration requests against OpenCV's
+# usual approaches (contour document finder, the squares sample, findTransformECC, ORB +
+# RANSAC) on the same synthetic scenes over real photos, in one run, with ratios.
+source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
+# OpenCV's wheel pins its own numpy; it gets its own environment.
+VENV="$KAMERA_CACHE/geometry-bench-venv"
+pip_peers "opencv-contrib-python-headless==4.12.0.88" "numpy==2.2.6"
+swift build -c release --product kamera-bench >&2
+DATA="${KAMERA_BENCH_DATA:-$KAMERA_CACHE/bench-geometry}"
+[[ -f "$DATA/pairs.json" ]] || .build/release/kamera-bench geometry-dataset "$DATA" >&2
+RESULTS="$(mktemp -d)"
+trap 'rm -rf "$RESULTS"' EXIT
+.build/release/kamera-bench geometry "$DATA" > "$RESULTS/kamera.json"
+"$VENV/bin/python" bench/geometry_peers.py "$DATA" > "$RESULTS/peers.json"
+echo "machine: $(nproc) cores; OpenCV $("$VENV/bin/python" -c 'import cv2; print(cv2.__version__)') (Python, one thread) vs Kamera on Debian's OpenCV $(pkg-config --modversion opencv4)"
+"$VENV/bin/python" bench/geometry_report.py "$DATA" "$RESULTS/kamera.json" "$RESULTS/peers.json"
