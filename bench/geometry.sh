@@ -13,5 +13,5 @@ RESULTS="$(mktemp -d)"
 trap 'rm -rf "$RESULTS"' EXIT
 .build/release/kamera-bench geometry "$DATA" > "$RESULTS/kamera.json"
 "$VENV/bin/python" bench/geometry_peers.py "$DATA" > "$RESULTS/peers.json"
-echo "machine: $(nproc) cores; OpenCV $("$VENV/bin/python" -c 'import cv2; print(cv2.__version__)') (Python, one thread) vs Kamera on Debian's OpenCV $(pkg-config --modversion opencv4)"
+echo "machine: $(nproc) cores; peers: OpenCV $("$VENV/bin/python" -c "import cv2; print(cv2.__version__)") from Python; Kamera: Debian's OpenCV $(pkg-config --modversion opencv4) (default threads on both sides)"
 "$VENV/bin/python" bench/geometry_report.py "$DATA" "$RESULTS/kamera.json" "$RESULTS/peers.json"

@@ -4,15 +4,13 @@
 - documents: the usual contour document finder (blur, Canny, dilate, largest 4-vertex polygon);
 - registration: findTransformECC from the identity (translation or homography), and ORB +
   RANSAC findHomography.
-Prints JSON {scenes: [...], pairs: [...]} in the shape kamera-bench geometry prints."""
+Both sides use OpenCV's default threads. Prints JSON for geometry_report.py."""
 import json
 import sys
 import time
 
 import cv2
 import numpy as np
-
-cv2.setNumThreads(1)
 
 
 def angle_cos(p0, p1, p2):

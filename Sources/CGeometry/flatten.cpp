@@ -30,7 +30,7 @@ void whiten(cv::Mat &page) {
 }  // namespace
 
 extern "C" int kgeo_flatten_quad(const kgeo_image *source, const double *corners, int width, int height, int whitenPage,
-                                 uint8_t *out, char *error, size_t error_size) {
+                                 int blackOutside, uint8_t *out, char *error, size_t error_size) {
     return kgeo::guarded(error, error_size, [&] {
         cv::Mat image = kgeo::wrap(source);
         if (!corners || !out || width <= 0 || height <= 0) throw std::invalid_argument("invalid page size");
@@ -45,7 +45,8 @@ extern "C" int kgeo_flatten_quad(const kgeo_image *source, const double *corners
         }
         cv::Mat transform = cv::getPerspectiveTransform(from, to);
         cv::Mat page(height, width, image.type(), out);
-        cv::warpPerspective(image, page, transform, page.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        cv::warpPerspective(image, page, transform, page.size(), cv::INTER_LINEAR,
+                            blackOutside ? cv::BORDER_CONSTANT : cv::BORDER_REPLICATE, cv::Scalar::all(0));
         if (page.data != out) throw std::runtime_error("warp reallocated its output");
         if (whitenPage) {
             whiten(page);

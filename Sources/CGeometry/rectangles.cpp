@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <unordered_map>
 #include <vector>
-#include <cstdio>
-#include <cstdlib>
 
 #include <opencv2/imgproc.hpp>
 
@@ -115,7 +114,7 @@ SideFit refineSide(const cv::Mat &gray, cv::Point2d a, cv::Point2d b, double rad
     int samples = std::clamp(static_cast<int>(length / 3), 8, 240);
     int steps = static_cast<int>(std::ceil(radius));
     std::vector<cv::Point2f> points;
-    int valid = 0, hits = 0;
+    int valid = 0;
     auto inside = [&](int x, int y) { return x >= 1 && y >= 1 && x < gray.cols - 1 && y < gray.rows - 1; };
     for (int s = 0; s < samples; s++) {
         // Skip the ends: rounded or worn corners bend away from the side's line.
@@ -141,7 +140,6 @@ SideFit refineSide(const cv::Mat &gray, cv::Point2d a, cv::Point2d b, double rad
             }
         }
         if (best < threshold) continue;
-        hits++;
         // Sub-pixel: the peak of a parabola through the best response and its neighbours.
         double offset = bestStep;
         int i = bestStep + steps;
@@ -153,17 +151,65 @@ SideFit refineSide(const cv::Mat &gray, cv::Point2d a, cv::Point2d b, double rad
         // Sobel's response is centred on the pixel; pixel centres sit at +0.5.
         points.emplace_back(static_cast<float>(q.x + 0.5), static_cast<float>(q.y + 0.5));
     }
-    fit.support = valid > 0 ? static_cast<double>(hits) / valid : 0;
-    if (points.size() >= 6 && fit.support >= 0.3) {
+    if (points.size() >= 6) {
         cv::Vec4f line;
         cv::fitLine(points, line, cv::DIST_HUBER, 0, 0.01, 0.01);
-        fit.direction = cv::Point2d(line[0], line[1]);
-        fit.point = cv::Point2d(line[2], line[3]);
-        fit.fitted = true;
-    } else {
-        fit.point = a + cv::Point2d(0.5, 0.5);
+        cv::Point2d direction(line[0], line[1]), origin(line[2], line[3]), n(-direction.y, direction.x);
+        // Support: samples whose edge lies on the fitted line. On texture the strongest
+        // gradient near a sample is anywhere; on a real side it is on the line every time.
+        int inliers = 0;
+        for (auto &q : points)
+            if (std::abs((cv::Point2d(q.x, q.y) - origin).dot(n)) <= 1.0) inliers++;
+        fit.support = valid > 0 ? static_cast<double>(inliers) / valid : 0;
+        if (fit.support >= 0.3) {
+            fit.direction = direction;
+            fit.point = origin;
+            fit.fitted = true;
+        }
     }
+    if (!fit.fitted) fit.point = a + cv::Point2d(0.5, 0.5);
     return fit;
+}
+
+/// How much of the stretch just beyond `corner`, continuing the side from `from`, still has
+/// an edge on the side's line: near 0 at a real corner (the edge stops there), high where a
+/// quad borrowed a side from a longer edge (a bezel's outline, a table's edge).
+double continuation(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, double threshold) {
+    double length = cv::norm(corner - from);
+    if (length < 8) return 0;
+    cv::Point2d u = (corner - from) / length, normal(-u.y, u.x);
+    double reach = std::max(6.0, 0.08 * length);
+    const int radius = 4;
+    int valid = 0, onLine = 0;
+    for (double t = 3; t <= 3 + reach; t += 1.5) {
+        cv::Point2d p = corner + u * t - cv::Point2d(0.5, 0.5);
+        double best = 0;
+        int bestStep = 99;
+        bool inside = true;
+        for (int r = -radius; r <= radius && inside; r++) {
+            cv::Point2d q = p + normal * r;
+            int x = static_cast<int>(std::lround(q.x)), y = static_cast<int>(std::lround(q.y));
+            if (x < 1 || y < 1 || x >= gray.cols - 1 || y >= gray.rows - 1) {
+                inside = false;
+                break;
+            }
+            const uint8_t *up = gray.ptr<uint8_t>(y - 1), *mid = gray.ptr<uint8_t>(y), *down = gray.ptr<uint8_t>(y + 1);
+            double gx = (up[x + 1] + 2.0 * mid[x + 1] + down[x + 1]) - (up[x - 1] + 2.0 * mid[x - 1] + down[x - 1]);
+            double gy = (down[x - 1] + 2.0 * down[x] + down[x + 1]) - (up[x - 1] + 2.0 * up[x] + up[x + 1]);
+            double along = std::abs(gx * normal.x + gy * normal.y);
+            if (along > best) {
+                best = along;
+                bestStep = r;
+            }
+        }
+        if (!inside) continue;
+        valid++;
+        // On the line, as a side's edge is; texture puts its strongest gradient anywhere.
+        if (best >= threshold && std::abs(bestStep) <= 1) onLine++;
+    }
+    if (valid == 0) return 0;
+    // Texture lands on the line by chance 3 times in 9.
+    return std::max(0.0, (static_cast<double>(onLine) / valid - 0.34) / 0.66);
 }
 
 double cornerAngle(cv::Point2d previous, cv::Point2d corner, cv::Point2d next) {
@@ -183,6 +229,175 @@ void addOutlines(const cv::Mat &map, std::vector<std::vector<cv::Point>> &outlin
     std::vector<std::vector<cv::Point>> contours;
     cv::findContours(map, contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
     for (auto &c : contours) outlines.push_back(std::move(c));
+}
+
+/// A straight edge at the working scale: the segments found along one line.
+struct EdgeLine {
+    cv::Point2d point, direction, normal;
+    double offset = 0;
+    std::vector<std::pair<double, double>> spans;  // intervals along `direction`
+    double support = 0;
+
+    double position(cv::Point2d p) const { return (p - point).dot(direction); }
+
+    /// The length of line covered by segments between positions t0 and t1 (spans merged).
+    double covered(double t0, double t1) const {
+        double total = 0;
+        for (auto [s0, s1] : spans) total += std::max(0.0, std::min(s1, t1) - std::max(s0, t0));
+        return total;
+    }
+
+    /// Sorts the spans and joins overlapping ones, so `covered` can simply add them up.
+    void mergeSpans() {
+        std::sort(spans.begin(), spans.end());
+        std::vector<std::pair<double, double>> merged;
+        for (auto span : spans) {
+            if (!merged.empty() && span.first <= merged.back().second)
+                merged.back().second = std::max(merged.back().second, span.second);
+            else
+                merged.push_back(span);
+        }
+        spans = std::move(merged);
+    }
+
+    double coverageLength() const { return covered(-1e18, 1e18); }
+
+    /// How much of the stretch between `a` and `b` (on this line) has an edge segment on it.
+    double coverage(cv::Point2d a, cv::Point2d b) const {
+        double t0 = position(a), t1 = position(b);
+        if (t0 > t1) std::swap(t0, t1);
+        if (t1 - t0 < 1) return 0;
+        return covered(t0, t1) / (t1 - t0);
+    }
+};
+
+/// Straight runs of the edge outlines merged into lines: a side broken by glare, low contrast
+/// or something lying across it is still one line, which a closed contour cannot offer.
+std::vector<EdgeLine> edgeLines(const std::vector<std::vector<cv::Point>> &outlines, double minimumSupport) {
+    std::vector<std::pair<cv::Point2d, cv::Point2d>> segments;
+    std::vector<cv::Point> polyline;
+    for (auto &outline : outlines) {
+        if (outline.size() < 4) continue;
+        cv::approxPolyDP(outline, polyline, 1.5, true);
+        for (size_t k = 0; k < polyline.size(); k++) {
+            cv::Point2d a = polyline[k], b = polyline[(k + 1) % polyline.size()];
+            if (cv::norm(b - a) >= 8) segments.emplace_back(a, b);
+        }
+    }
+    std::sort(segments.begin(), segments.end(),
+              [](const auto &a, const auto &b) { return cv::norm(a.second - a.first) > cv::norm(b.second - b.first); });
+    std::vector<EdgeLine> lines;
+    const double angleTolerance = std::cos(2.5 * CV_PI / 180), offsetTolerance = 2.5;
+    // Lines bucketed by orientation (2.5° bins over 180°) and offset (2.5 px bins), so each
+    // segment checks only its neighbours' lines.
+    constexpr int angleBins = 72;
+    std::unordered_map<long long, std::vector<int>> buckets;
+    auto key = [](int angleBin, long long offsetBin) { return offsetBin * 1000 + angleBin; };
+    auto binsOf = [&](cv::Point2d u, cv::Point2d p) {
+        if (u.y < 0 || (u.y == 0 && u.x < 0)) u = -u;  // orientation in [0°, 180°)
+        double angle = std::atan2(u.y, u.x);
+        int angleBin = std::min(angleBins - 1, static_cast<int>(angle / CV_PI * angleBins));
+        double offset = p.dot(cv::Point2d(-u.y, u.x));
+        return std::pair{angleBin, static_cast<long long>(std::floor(offset / offsetTolerance))};
+    };
+    for (auto &[a, b] : segments) {
+        double length = cv::norm(b - a);
+        cv::Point2d u = (b - a) / length;
+        cv::Point2d middle = (a + b) * 0.5;
+        EdgeLine *owner = nullptr;
+        auto [angleBin, offsetBin] = binsOf(u, middle);
+        for (int da = -1; da <= 1 && !owner; da++) {
+            int bin = angleBin + da;
+            long long offsetCentre = offsetBin;
+            // Across 0°/180° the orientation flips, and so does the offset's sign.
+            if (bin < 0 || bin >= angleBins) {
+                bin = (bin + angleBins) % angleBins;
+                offsetCentre = -offsetBin - 1;
+            }
+            for (long long dof = -1; dof <= 1 && !owner; dof++) {
+                auto found = buckets.find(key(bin, offsetCentre + dof));
+                if (found == buckets.end()) continue;
+                for (int index : found->second) {
+                    EdgeLine &line = lines[index];
+                    if (std::abs(u.dot(line.direction)) < angleTolerance) continue;
+                    if (std::abs(middle.dot(line.normal) - line.offset) > offsetTolerance) continue;
+                    owner = &line;
+                    break;
+                }
+            }
+        }
+        if (!owner) {
+            EdgeLine line;
+            line.point = middle;
+            line.direction = u;
+            line.normal = cv::Point2d(-u.y, u.x);
+            line.offset = middle.dot(line.normal);
+            buckets[key(angleBin, offsetBin)].push_back(static_cast<int>(lines.size()));
+            lines.push_back(line);
+            owner = &lines.back();
+        }
+        double t0 = owner->position(a), t1 = owner->position(b);
+        owner->spans.emplace_back(std::min(t0, t1), std::max(t0, t1));
+        owner->support += length;
+    }
+    // Support counts each stretch once (both sides of an edge band trace it).
+    for (auto &line : lines) {
+        line.mergeSpans();
+        line.support = line.coverageLength();
+    }
+    lines.erase(std::remove_if(lines.begin(), lines.end(), [&](const EdgeLine &l) { return l.support < minimumSupport; }),
+                lines.end());
+    std::sort(lines.begin(), lines.end(), [](const EdgeLine &a, const EdgeLine &b) { return a.support > b.support; });
+    if (lines.size() > 36) lines.resize(36);
+    return lines;
+}
+
+/// Quads whose four sides lie on edge lines with most of each side covered.
+void lineQuads(const std::vector<EdgeLine> &lines, cv::Size size, double minimumSide, double tolerance,
+               std::vector<std::pair<double, Corners>> &out) {
+    struct Pair {
+        int a, b;
+        cv::Point2d direction;
+    };
+    std::vector<Pair> pairs;
+    const double parallel = std::cos((tolerance + 10) * CV_PI / 180);
+    for (int i = 0; i < static_cast<int>(lines.size()); i++)
+        for (int j = i + 1; j < static_cast<int>(lines.size()); j++) {
+            double c = lines[i].direction.dot(lines[j].direction);
+            if (std::abs(c) < parallel) continue;
+            // Far enough apart to be opposite sides of a large enough rectangle.
+            if (std::abs(lines[i].point.dot(lines[j].normal) - lines[j].offset) < minimumSide) continue;
+            cv::Point2d d = lines[i].direction + lines[j].direction * (c < 0 ? -1.0 : 1.0);
+            pairs.push_back({i, j, d / cv::norm(d)});
+        }
+    const double perpendicular = std::sin((90 - tolerance - 10) * CV_PI / 180);
+    const double margin = 0.1;
+    for (size_t p = 0; p < pairs.size(); p++)
+        for (size_t q = p + 1; q < pairs.size(); q++) {
+            const Pair &first = pairs[p], &second = pairs[q];
+            if (first.a == second.a || first.a == second.b || first.b == second.a || first.b == second.b) continue;
+            double cross = std::abs(first.direction.x * second.direction.y - first.direction.y * second.direction.x);
+            if (cross < perpendicular) continue;
+            const EdgeLine *sides[4] = {&lines[first.a], &lines[second.a], &lines[first.b], &lines[second.b]};
+            Corners corners;
+            bool ok = true;
+            for (int k = 0; k < 4 && ok; k++) {
+                const EdgeLine &l1 = *sides[k], &l2 = *sides[(k + 1) % 4];
+                ok = intersect(l1.point, l1.direction, l2.point, l2.direction, corners[k]);
+                ok = ok && corners[k].x > -margin * size.width && corners[k].x < (1 + margin) * size.width &&
+                     corners[k].y > -margin * size.height && corners[k].y < (1 + margin) * size.height;
+            }
+            if (!ok) continue;
+            // corners[k] joins side k and side k+1, so side k runs from corners[k-1] to corners[k].
+            double total = 0, weakest = 1;
+            for (int k = 0; k < 4; k++) {
+                double c = sides[k]->coverage(corners[(k + 3) % 4], corners[k]);
+                total += c;
+                weakest = std::min(weakest, c);
+            }
+            if (weakest < 0.3 || total < 4 * 0.55) continue;
+            out.emplace_back(total / 4 + 0.5 * weakest, corners);
+        }
 }
 
 std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options &o) {
@@ -218,6 +433,21 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
 
     const double minimumSmallSide = std::max(6.0, minimumSide * scale * 0.8);
     std::vector<Corners> coarse;
+    const double sameTolerance = 0.015 * std::hypot(small.cols, small.rows);
+    auto addCoarse = [&](Corners quad) {
+        quad = ordered(quad);
+        for (auto &q : coarse)
+            if (sameQuad(q, quad, sameTolerance)) return;
+        coarse.push_back(quad);
+    };
+    {
+        std::vector<std::pair<double, Corners>> fromLines;
+        lineQuads(edgeLines(outlines, 0.3 * minimumSmallSide), small.size(), minimumSmallSide, o.quadrature_tolerance,
+                  fromLines);
+        std::sort(fromLines.begin(), fromLines.end(), [](auto &a, auto &b) { return a.first > b.first; });
+        if (fromLines.size() > 40) fromLines.resize(40);
+        for (auto &[score, quad] : fromLines) addCoarse(quad);
+    }
     for (auto &outline : outlines) {
         cv::Rect box = cv::boundingRect(outline);
         if (std::min(box.width, box.height) < minimumSmallSide) continue;
@@ -229,21 +459,9 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
         std::vector<cv::Point> polygon;
         cv::approxPolyDP(hull, polygon, 0.02 * cv::arcLength(hull, true), true);
         Corners quad;
-        if (!quadFromPolygon(polygon, small.size(), quad)) continue;
-        quad = ordered(quad);
-        double tolerance = 0.015 * std::hypot(small.cols, small.rows);
-        bool seen = false;
-        for (auto &q : coarse)
-            if (sameQuad(q, quad, tolerance)) {
-                seen = true;
-                break;
-            }
-        if (!seen) coarse.push_back(quad);
+        if (quadFromPolygon(polygon, small.size(), quad)) addCoarse(quad);
     }
 
-    static const bool debug = std::getenv("KGEO_DEBUG") != nullptr;
-    if (debug) std::fprintf(stderr, "outlines %zu coarse %zu\n", outlines.size(), coarse.size());
-    if (debug) for (auto &q : coarse) std::fprintf(stderr, " coarse %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f\n", q[0].x/scale, q[0].y/scale, q[1].x/scale, q[1].y/scale, q[2].x/scale, q[2].y/scale, q[3].x/scale, q[3].y/scale);
     // Refinement at up to kRefineSize.
     double refineScale = std::min(1.0, static_cast<double>(kRefineSize) / std::max(gray.cols, gray.rows));
     cv::Mat refineImage;
@@ -258,6 +476,20 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
 
     std::vector<Candidate> found;
     for (auto &quad : coarse) {
+        // Cheap geometry first, with slack for the refinement to move corners: most
+        // candidates end here.
+        {
+            bool plausible = true;
+            for (int k = 0; k < 4; k++)
+                if (std::abs(cornerAngle(quad[(k + 3) % 4], quad[k], quad[(k + 1) % 4]) - 90) > o.quadrature_tolerance + 12)
+                    plausible = false;
+            double w = 0.5 * (cv::norm(quad[1] - quad[0]) + cv::norm(quad[2] - quad[3]));
+            double h = 0.5 * (cv::norm(quad[3] - quad[0]) + cv::norm(quad[2] - quad[1]));
+            double ratio = std::min(w, h) / std::max(w, h);
+            if (ratio < o.minimum_aspect_ratio - 0.15 || ratio > o.maximum_aspect_ratio + 0.15) plausible = false;
+            if (std::min(w, h) < 0.7 * minimumSide * scale) plausible = false;
+            if (!plausible) continue;
+        }
         Corners start;
         // Corners of the working image in refine-image pixels: pixel centres at +0.5.
         for (int i = 0; i < 4; i++)
@@ -281,7 +513,14 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
         }
         if (!ok) continue;
         double confidence = 0.7 * (weighted / perimeter) + 0.3 * weakest;
-        if (debug) std::fprintf(stderr, " refined %.0f,%.0f %.0f,%.0f %.0f,%.0f %.0f,%.0f conf %.2f (%.2f %.2f %.2f %.2f)\n", corners[0].x, corners[0].y, corners[1].x, corners[1].y, corners[2].x, corners[2].y, corners[3].x, corners[3].y, confidence, fits[0].support, fits[1].support, fits[2].support, fits[3].support);
+        // Real corners end their edges; borrowed sides run on past them.
+        double runOn = 0;
+        for (int k = 0; k < 4; k++) {
+            cv::Point2d c = corners[k] * refineScale;
+            runOn += continuation(refineImage, corners[(k + 3) % 4] * refineScale, c, threshold);
+            runOn += continuation(refineImage, corners[(k + 1) % 4] * refineScale, c, threshold);
+        }
+        confidence *= 1 - 0.6 * (runOn / 8);
         if (confidence < o.minimum_confidence || confidence <= 0) continue;
 
         std::vector<cv::Point2f> polygon;

@@ -43,6 +43,8 @@ public struct KameraError: Error, Sendable, Hashable {
         public static let corruptMedia = Code(rawValue: "corruptMedia")
         /// A model file is truncated, corrupt, or uses something the runtime does not support.
         public static let invalidModel = Code(rawValue: "invalidModel")
+        /// What was asked for (a document, a registration) is not in the input.
+        public static let notFound = Code(rawValue: "notFound")
         /// The geometry engine (rectangles, contours, registration, tracking) failed on an input.
         public static let geometryEngineFailure = Code(rawValue: "geometryEngineFailure")
     }
@@ -124,6 +126,10 @@ extension KameraError {
 
     public static func barcodeEngineFailure(reason: String) -> KameraError {
         KameraError(code: .barcodeEngineFailure, reason: "barcode engine failed: \(reason)", hint: "please report this input")
+    }
+
+    public static func notFound(_ what: String, in path: String?, hint: String) -> KameraError {
+        KameraError(code: .notFound, reason: "no \(what) found in \(path ?? "the image")", hint: hint, path: path)
     }
 
     public static func geometryEngineFailure(operation: String, reason: String) -> KameraError {

@@ -48,9 +48,10 @@ int kgeo_detect_rectangles(const kgeo_image *gray, const kgeo_rectangle_options 
 
 /// Warps the quad `corners` (8 doubles, as kgeo_quad) of `source` to an upright
 /// `width`×`height` image in `out` (same channels, tightly packed). With `whiten`, divides out
-/// the page's uneven lighting so paper comes out white.
+/// the page's uneven lighting so paper comes out white. Where the quad reaches past the image,
+/// its edge pixels are repeated, or black with `black_outside`.
 int kgeo_flatten_quad(const kgeo_image *source, const double *corners, int width, int height, int whiten,
-                      uint8_t *out, char *error, size_t error_size);
+                      int black_outside, uint8_t *out, char *error, size_t error_size);
 
 /// A contour tree as flat arrays, owned by the result (free with kgeo_contours_free).
 typedef struct kgeo_contours {

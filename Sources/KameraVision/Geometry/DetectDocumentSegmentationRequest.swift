@@ -2,7 +2,7 @@ import KameraCore
 
 /// Finds the document in a photo (a page, receipt, card or screen), like Vision's
 /// `DetectDocumentSegmentationRequest`: at most one observation, its four corners. Flatten it
-/// with ``KameraCore/PixelBuffer/perspectiveCorrected(to:width:height:whitensPaper:)``.
+/// with `PixelBuffer.perspectiveCorrected(to:width:height:whitensPaper:blackOutside:)`.
 public struct DetectDocumentSegmentationRequest: ImageRequest {
     /// The part of the image to analyse (normalized, lower-left origin); results are relative
     /// to it, as in Vision. Default: the whole image.

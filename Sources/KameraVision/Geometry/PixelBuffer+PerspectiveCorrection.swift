@@ -11,9 +11,12 @@ extension PixelBuffer {
     ///   - width: the output's width; by default the longer of the quad's top and bottom sides.
     ///   - height: the output's height; by default the longer of its left and right sides.
     ///   - whitensPaper: divide out uneven lighting so paper comes out white and ink dark.
+    ///   - blackOutside: where the quad reaches past the image, black instead of the edge
+    ///     pixels repeated (for warping a whole image onto another).
     /// - Returns: gray for a gray image, else RGB.
     public func perspectiveCorrected(
-        to quad: Quad, width: Int? = nil, height: Int? = nil, whitensPaper: Bool = false
+        to quad: Quad, width: Int? = nil, height: Int? = nil, whitensPaper: Bool = false,
+        blackOutside: Bool = false
     ) throws -> PixelBuffer {
         let outputWidth =
             width ?? Int(max(quad.topLeft.distance(to: quad.topRight), quad.bottomLeft.distance(to: quad.bottomRight)).rounded())
@@ -30,7 +33,8 @@ extension PixelBuffer {
             try GeometryEngine.run("perspective correction") { error, size in
                 output.bytes.withUnsafeMutableBufferPointer { pixels in
                     kgeo_flatten_quad(
-                        image, corners, Int32(outputWidth), Int32(outputHeight), whitensPaper ? 1 : 0, pixels.baseAddress,
+                        image, corners, Int32(outputWidth), Int32(outputHeight), whitensPaper ? 1 : 0, blackOutside ? 1 : 0,
+                        pixels.baseAddress,
                         error, size)
                 }
             }
