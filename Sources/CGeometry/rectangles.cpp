@@ -526,6 +526,17 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
         std::vector<cv::Point2f> polygon;
         for (auto &c : corners) polygon.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
         if (!cv::isContourConvex(polygon)) continue;
+        // A side along the image's own border is the frame, not an object's edge (the
+        // outline of a region cut by the frame runs along it).
+        bool framed = false;
+        for (int k = 0; k < 4; k++) {
+            const cv::Point2d &a = corners[k], &b = corners[(k + 1) % 4];
+            const double m = 3, right = gray.cols - m, bottom = gray.rows - m;
+            if ((a.x <= m && b.x <= m) || (a.y <= m && b.y <= m) || (a.x >= right && b.x >= right) ||
+                (a.y >= bottom && b.y >= bottom))
+                framed = true;
+        }
+        if (framed) continue;
         bool square = true;
         for (int k = 0; k < 4; k++)
             if (std::abs(cornerAngle(corners[(k + 3) % 4], corners[k], corners[(k + 1) % 4]) - 90) > o.quadrature_tolerance)

@@ -11,7 +11,7 @@ struct DocumentCommand: ParsableCommand {
         discussion: """
             Prints {"input":…,"pixelCorners":[topLeft, topRight, bottomRight, bottomLeft],"confidence":…,\
             "output":…,"width":…,"height":…} (pixels, top-left origin); with --recognize also "text", \
-            the page's lines. A photo without a document is an error (code "notFound", exit 1).
+            the page's lines. A photo without a document is an error ("no document found", exit 1).
             """)
 
     @Argument(help: "The photo (JPEG, PNG or WebP).")

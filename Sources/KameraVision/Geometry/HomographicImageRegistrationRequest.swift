@@ -2,7 +2,8 @@ import KameraCore
 
 /// The perspective warp that aligns `targetedImage` with the image the request runs on, like
 /// Vision's `HomographicImageRegistrationRequest`: features matched at any rotation and
-/// scale, then refined by enhanced correlation to a fraction of a pixel.
+/// scale and fitted with MAGSAC to a fraction of a pixel (enhanced correlation when the images
+/// are too plain for features).
 public struct HomographicImageRegistrationRequest: ImageRequest {
     /// The image to align with the reference (the one the request is performed on).
     public var targetedImage: Image

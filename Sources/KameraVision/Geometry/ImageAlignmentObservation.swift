@@ -21,7 +21,8 @@ public struct ImageHomographicAlignmentObservation: Sendable, Hashable {
     /// The homography mapping the targeted image's pixels onto the reference's, in pixels
     /// with a top-left origin (Vision's `warpTransform`).
     public var warpTransform: PerspectiveTransform
-    /// The correlation of the aligned images (0…1); 0 when nothing matched.
+    /// The share of matched features the warp explains (0…1), or the aligned images'
+    /// correlation when they were too plain for features; 0 when nothing matched.
     public var confidence: Float
 
     public init(warpTransform: PerspectiveTransform, confidence: Float) {

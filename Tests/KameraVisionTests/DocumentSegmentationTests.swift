@@ -1,0 +1,64 @@
+import Foundation
+import Kamera
+import KameraTestMedia
+import Testing
+
+/// `DetectDocumentSegmentationRequest` and perspective correction: what a document camera does.
+@Suite struct DocumentSegmentationTests {
+    @Test("The page's corners within 1 % of its diagonal, also low contrast and cut by the frame")
+    func pages() async throws {
+        for sceneCase in GeometryTestScenes.cases where sceneCase.kind == .page {
+            let scene = try GeometryTestScenes.make(sceneCase)
+            let truth = try #require(scene.corners)
+            let documents = try await DetectDocumentSegmentationRequest().perform(on: scene.image)
+            #expect(documents.count == 1)
+            let document = try #require(documents.first)
+            let error = GeometryTestScenes.cornerError(document.pixelCorners, truth)
+            #expect(error <= 0.01 * GeometryTestScenes.diagonal(truth), "page on \(sceneCase.background): \(error) px")
+        }
+    }
+
+    @Test("Perspective correction makes the page upright, its size the page's; whitening makes paper white")
+    func flatten() async throws {
+        // A page of known text pasted at an angle: flattened, its top-left text block is where
+        // the layout put it, and the paper is near white after whitening.
+        let scene = try GeometryTestScenes.make(GeometryTestScenes.cases[4])
+        let truth = try #require(scene.corners)
+        let page = try scene.image.perspectiveCorrected(to: truth)
+        let top = truth.topLeft.distance(to: truth.topRight), left = truth.topLeft.distance(to: truth.bottomLeft)
+        #expect(abs(Double(page.width) - top) <= 1 || Double(page.width) >= top)
+        #expect(Double(page.height) >= left - 1)
+        let plain = try scene.image.perspectiveCorrected(to: truth, width: 420, height: 594)
+        let white = try scene.image.perspectiveCorrected(to: truth, width: 420, height: 594, whitensPaper: true)
+        #expect(white.width == 420 && white.height == 594 && white.format == .rgb8)
+        func levels(_ image: PixelBuffer) -> (paper: UInt8, ink: UInt8) {
+            let sorted = image.converted(to: .gray8).bytes.sorted()
+            return (sorted[sorted.count / 2], sorted[sorted.count / 200])
+        }
+        let before = levels(plain), after = levels(white)
+        #expect(after.paper >= 225, "paper should come out white: median \(after.paper), before \(before.paper)")
+        // The ink keeps (at least) its contrast with the paper.
+        #expect(
+            Int(after.paper) - Int(after.ink) >= Int(before.paper) - Int(before.ink) - 5,
+            "ink \(after.ink) on \(after.paper), before \(before.ink) on \(before.paper)")
+        // Gray in, gray out; an absurd quad is an argument error, not a 100 GB allocation.
+        #expect(try scene.image.converted(to: .gray8).perspectiveCorrected(to: truth).format == .gray8)
+        let far = Quad(PixelRect(x: 0, y: 0, width: 1e7, height: 10))
+        #expect {
+            _ = try scene.image.perspectiveCorrected(to: far)
+        } throws: { ($0 as? KameraError)?.code == .invalidArgument }
+    }
+
+    @Test("Flattened page reads: the text recognizer finds the page's words")
+    func recognizable() async throws {
+        let scene = try GeometryTestScenes.make(GeometryTestScenes.cases[4])
+        let document = try #require(try await DetectDocumentSegmentationRequest().perform(on: scene.image).first)
+        let page = try scene.image.perspectiveCorrected(to: document.pixelCorners, whitensPaper: true)
+        let lines = try await RecognizeTextRequest().perform(on: page)
+        let read = lines.compactMap { $0.topCandidates(1).first?.string }.joined(separator: " ").split(separator: " ")
+        // The page holds 14 lines from the sample text: most of what is read must be its words.
+        let known = Set(TextScene.sampleLines.flatMap { $0.split(separator: " ") })
+        let correct = read.filter { known.contains($0) }
+        #expect(correct.count >= 30, "read \(correct.count) known words of \(read.count): \(read.prefix(20))")
+    }
+}
