@@ -74,7 +74,7 @@ let package = Package(
             path: "bench/kamera-bench"
         ),
         // Synthetic scenes from real photos (codes warped, blurred, noised) for tests, demo and bench.
-        .target(name: "KameraTestMedia", dependencies: ["KameraCore", "KameraImageIO", "KameraVision", "KameraRender"]),
+        .target(name: "KameraTestMedia", dependencies: ["KameraCore", "KameraImageIO", "KameraVision", "KameraRender", "KameraMedia"]),
 
         // Needs no models, downloaded media or network: the first tier of scripts/test.sh.
         .testTarget(name: "KameraUnitTests", dependencies: ["Kamera", "KameraTestMedia", "KameraCLI"]),

@@ -10,6 +10,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "edges.hpp"
 #include "guard.hpp"
 
 namespace {
@@ -170,6 +171,27 @@ SideFit refineSide(const cv::Mat &gray, cv::Point2d a, cv::Point2d b, double rad
     if (!fit.fitted) fit.point = a + cv::Point2d(0.5, 0.5);
     return fit;
 }
+
+}  // namespace
+
+bool kgeo::snapToEdges(const cv::Mat &gray, std::array<cv::Point2d, 4> &corners, double radius) {
+    std::array<SideFit, 4> fits;
+    for (int k = 0; k < 4; k++) {
+        // Index coordinates in, continuous coordinates out (as in the detector).
+        fits[k] = refineSide(gray, corners[k] - cv::Point2d(0.5, 0.5), corners[(k + 1) % 4] - cv::Point2d(0.5, 0.5), radius, 24);
+        if (!fits[k].fitted || fits[k].support < 0.5) return false;
+    }
+    std::array<cv::Point2d, 4> snapped;
+    for (int k = 0; k < 4; k++) {
+        const SideFit &before = fits[(k + 3) % 4], &after = fits[k];
+        if (!intersect(before.point, before.direction, after.point, after.direction, snapped[k])) return false;
+        if (cv::norm(snapped[k] - corners[k]) > 2 * radius) return false;
+    }
+    corners = snapped;
+    return true;
+}
+
+namespace {
 
 /// How much of the stretch just beyond `corner`, continuing the side from `from`, still has
 /// an edge on the side's line: near 0 at a real corner (the edge stops there), high where a

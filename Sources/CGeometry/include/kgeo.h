@@ -76,8 +76,8 @@ int kgeo_register_translation(const kgeo_image *reference, const kgeo_image *mov
                               double *confidence, char *error, size_t error_size);
 
 /// Homography (row-major 3×3, h[8] = 1) mapping `moving`'s pixels onto `reference`'s: features
-/// and a robust fit, refined by ECC. `confidence` is the refined correlation (0…1); 0 and an
-/// identity when the images share nothing recognisable.
+/// and a robust fit (ECC from the translation when there are no features). `confidence` is the
+/// share of matches the fit explains (0…1); 0 and an identity when nothing matched.
 int kgeo_register_homography(const kgeo_image *reference, const kgeo_image *moving, double *h,
                              double *confidence, char *error, size_t error_size);
 
@@ -85,6 +85,24 @@ int kgeo_register_homography(const kgeo_image *reference, const kgeo_image *movi
 /// pairs in pixels. `level` 0 low … 3 very high accuracy.
 int kgeo_optical_flow(const kgeo_image *previous, const kgeo_image *next, int level, float *out,
                       char *error, size_t error_size);
+
+/// A target followed from frame to frame (opaque; free with kgeo_tracker_free).
+typedef struct kgeo_tracker kgeo_tracker;
+
+/// Starts tracking the quad `corners` (8 doubles, as kgeo_quad; an axis-aligned box is a quad
+/// too) in `frame`. `accurate`: more points, finer flow, re-detection on every lost frame.
+/// `rectangle`: the target is a flat rectangle seen in perspective (its corners follow a
+/// homography) rather than an object (a similarity: shift, scale, turn).
+int kgeo_tracker_create(const kgeo_image *frame, const double *corners, int accurate, int rectangle,
+                        kgeo_tracker **out, char *error, size_t error_size);
+
+/// Follows the target into `frame` (same size as the first): its corners (8 doubles) and a
+/// confidence (0…1) that falls when it is occluded or gone; after a loss the target is looked
+/// for in the whole frame.
+int kgeo_tracker_update(kgeo_tracker *tracker, const kgeo_image *frame, double *corners, double *confidence,
+                        char *error, size_t error_size);
+
+void kgeo_tracker_free(kgeo_tracker *tracker);
 
 #ifdef __cplusplus
 }
