@@ -11,7 +11,8 @@ struct ScanCommand: ParsableCommand {
         abstract: "Track faces and codes through a video file or camera: JSON lines per frame, events, annotated movie.",
         discussion: """
             Writes one JSON line per frame: {"t":…,"frame":…,"faces":[{"faceID":…,"rollAngle":…,"yawAngle":…,…}],\
-            "barcodes":[{"key":…,"state":"appeared|moved|still",…}],"events":[{"type":"appeared|lost","kind":"face|barcode","id":…}]} \
+            "barcodes":[{"key":…,"state":"appeared|moved|still",…}],"rectangles":[{"rectangleID":…,"detected":…,"pixelCorners":…}] \
+            (with --rectangles),"events":[{"type":"appeared|lost","kind":"face|barcode|rectangle","id":…}]} \
             (to --events FILE, else stdout), and a final line with the events of the stream's end. Face IDs stay with a face \
             while it is in view and are never reused; a code unseen for 0.2 s is lost. Angles in degrees. Progress on stderr; \
             Ctrl-C finishes cleanly.
@@ -23,7 +24,7 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .long, help: "A V4L2 camera instead of a file, e.g. /dev/video0.")
     var camera: String?
 
-    @Flag(name: .long, help: "Track faces (default when neither --faces nor --barcodes is given: both).")
+    @Flag(name: .long, help: "Track faces (default when none of --faces, --barcodes, --rectangles is given: faces and codes).")
     var faces = false
 
     @Flag(name: .long, help: "With faces: landmark regions per face.")
@@ -34,6 +35,9 @@ struct ScanCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Read codes.")
     var barcodes = false
+
+    @Flag(name: .long, help: "Find a rectangle (document, card, screen, sign; at least a tenth of the frame) and follow it by its corners.")
+    var rectangles = false
 
     @Option(name: .long, help: "Write the JSON lines here instead of stdout.")
     var events: String?
@@ -65,12 +69,20 @@ struct ScanCommand: ParsableCommand {
         }
     }
 
+    /// Vision's defaults, but down to a tenth of the frame: a card or page held up to a camera
+    /// is often smaller than a fifth of it.
+    static var rectangleRequest: DetectRectanglesRequest {
+        var request = DetectRectanglesRequest()
+        request.minimumSize = 0.1
+        return request
+    }
+
     private func scan(until interrupt: InterruptFlag) throws {
         let reader =
             camera != nil
             ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!))
             : try MovieReader(path: input == "-" ? "pipe:0" : input!)
-        let both = !faces && !barcodes
+        let both = !faces && !barcodes && !rectangles
         let rate = reader.frameRate ?? 30
         // Whole frames, no tiles, as LiveScanner's default: tiling every frame of a video
         // costs 7× the frame rate (9 fps instead of 68 on Megamind.avi).
@@ -81,7 +93,8 @@ struct ScanCommand: ParsableCommand {
                 faceDetection: faces || both ? faceDetection : nil,
                 faceLandmarks: landmarks ? DetectFaceLandmarksRequest(faceDetection: faceDetection) : nil,
                 barcodes: barcodes || both ? DetectBarcodesRequest(effort: .fast) : nil,
-                frameBudget: realtime ? 1 / rate : nil))
+                frameBudget: realtime ? 1 / rate : nil,
+                rectangles: rectangles ? Self.rectangleRequest : nil))
         let eventFile = try events.map { try CheckedFile(creating: $0) }
         func emit(_ line: String) throws {
             if let eventFile { try eventFile.write(line + "\n") } else { try StandardStreams.outputLine(line) }
@@ -109,7 +122,7 @@ struct ScanCommand: ParsableCommand {
             scanned += 1
             facesSeen.formUnion(result.faces.map(\.faceID))
             codesSeen.formUnion(result.barcodes.map(\.key))
-            try emit(try ScanRecord.line(result))
+            try emit(try ScanRecord.line(result, includesRectangles: rectangles))
             if let recorder {
                 var canvas = Canvas(frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8))
                 ScanOverlay().draw(result, on: &canvas, font: font)
@@ -149,6 +162,12 @@ struct ScanRecord: Encodable {
         var detected: Bool
     }
 
+    /// A rectangle's identity, before the rectangle record's fields.
+    struct RectangleIdentity: Encodable {
+        var rectangleID: Int
+        var detected: Bool
+    }
+
     /// A code's key and state, before the code record's fields.
     struct CodeIdentity: Encodable {
         var key: String
@@ -176,9 +195,10 @@ struct ScanRecord: Encodable {
     var frame: Int
     var faces: [FlattenedRecord<FaceIdentity, FaceRecord>]
     var barcodes: [FlattenedRecord<CodeIdentity, BarcodeRecord>]
+    var rectangles: [FlattenedRecord<RectangleIdentity, RectangleRecord>]?
     var events: [EventRecord]
 
-    init(_ scan: FrameScan) {
+    init(_ scan: FrameScan, includesRectangles: Bool) {
         t = RecordRounding.seconds(scan.time)
         frame = scan.frameIndex
         faces = scan.faces.map {
@@ -187,11 +207,17 @@ struct ScanRecord: Encodable {
         barcodes = scan.barcodes.map {
             FlattenedRecord(head: CodeIdentity(key: $0.key, state: $0.state.rawValue), body: BarcodeRecord($0.observation))
         }
+        rectangles =
+            includesRectangles
+            ? scan.rectangles.map {
+                FlattenedRecord(
+                    head: RectangleIdentity(rectangleID: $0.rectangleID, detected: $0.isDetected), body: RectangleRecord($0.observation))
+            } : nil
         events = scan.events.map(EventRecord.init)
     }
 
-    static func line(_ scan: FrameScan) throws -> String {
-        try JSONValueEncoder.encode(ScanRecord(scan)).compact()
+    static func line(_ scan: FrameScan, includesRectangles: Bool) throws -> String {
+        try JSONValueEncoder.encode(ScanRecord(scan, includesRectangles: includesRectangles)).compact()
     }
 
     static func endLine(_ events: [ScanEvent]) throws -> String {

@@ -3,14 +3,17 @@ import KameraVision
 
 /// Draws one scanned frame as the seeds' live view does: each face as its 3-D layer with its
 /// ID, landmarks when present, each code with its yellow oval, green corner polygon and
-/// message. Everything is clipped at the frame edges.
+/// message, each followed rectangle outlined. Everything is clipped at the frame edges.
 public struct ScanOverlay: Sendable {
     public var faces = FaceOverlay()
     public var barcodes = BarcodeOverlay()
+    public var rectangles = RectangleOverlay()
 
     public init() {}
 
     public func draw(_ scan: FrameScan, on canvas: inout Canvas, font: FontFace?) {
+        // Rectangles first: a document under a code or face should not cover them.
+        rectangles.draw(scan.rectangles.map(\.observation), on: &canvas)
         faces.draw(scan.faces.map(\.observation), on: &canvas)
         var layout = LabelLayout(canvasSize: canvas.buffer.size)
         if let font {

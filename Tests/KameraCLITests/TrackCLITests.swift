@@ -71,6 +71,31 @@ import Testing
         }
     }
 
+    @Test func scanRectanglesReportsFollowedCornersAndEvents() throws {
+        let sequence = try TrackingSequence.make(video: "Megamind.avi", target: .card, challenge: .motion, seed: 3009, frameCount: 30)
+        let input = try Self.movie(sequence)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let run = try kamera(["scan", "--rectangles", input.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = Self.lines(run.stdout)
+        #expect(lines.count == 31, "30 frames and the end line")
+        let first = try #require(lines.first)
+        #expect(first["faces"] == nil || (first["faces"] as? [Any])?.isEmpty == true, "rectangles only: no faces looked for")
+        let rectangles = try #require(first["rectangles"] as? [[String: Any]])
+        let rectangle = try #require(rectangles.first)
+        #expect(rectangle["rectangleID"] as? Int == 1 && rectangle["detected"] as? Bool == true)
+        #expect((first["events"] as? [[String: String]])?.first == ["type": "appeared", "kind": "rectangle", "id": "1"])
+        let later = try #require((lines[20]["rectangles"] as? [[String: Any]])?.first)
+        #expect(later["rectangleID"] as? Int == 1 && later["detected"] as? Bool == false)
+        let corners = try #require(later["pixelCorners"] as? [[Double]])
+        let error = zip(corners, sequence.frames[20].corners.corners).map { hypot($0[0] - $1.x, $0[1] - $1.y) }.max()!
+        #expect(error < 8, "corner error \(error)")
+        #expect((lines.last?["events"] as? [[String: String]])?.contains(["type": "lost", "kind": "rectangle", "id": "1"]) == true)
+        // Without --rectangles the key is absent, as before.
+        let plain = try kamera(["scan", "--barcodes", "--max-frames", "2", input.path])
+        #expect(Self.lines(plain.stdout).first?["rectangles"] == nil)
+    }
+
     @Test func badBoxesAndInputsAreErrors() throws {
         let sequence = try TrackingSequence.make(video: "vtest.avi", target: .photo, challenge: .motion, seed: 3000, frameCount: 3)
         let input = try Self.movie(sequence)

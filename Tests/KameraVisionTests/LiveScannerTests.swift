@@ -201,6 +201,35 @@ struct LiveScannerTests {
         #expect(corners.last!.center.x - corners.first!.center.x > 150)
     }
 
+    @Test("Rectangles: found, followed by their corners with one ID, lost when they leave, found again as new")
+    func rectangles() throws {
+        let sequence = try TrackingSequence.make(video: "Megamind.avi", target: .card, challenge: .exit, seed: 3011, frameCount: 90)
+        var detection = DetectRectanglesRequest()
+        detection.minimumSize = 0.1
+        let scanner = try LiveScanner(
+            configuration: LiveScanner.Configuration(faceDetection: nil, barcodes: nil, rectangles: detection))
+        var events: [ScanEvent] = []
+        var followed = 0, detected = 0
+        for (i, frame) in sequence.frames.enumerated() {
+            let scan = try scanner.scan(frame.image, at: Double(i) / 25)
+            events += scan.events
+            #expect(scan.rectangles.count <= 1)
+            for rectangle in scan.rectangles {
+                if rectangle.isDetected { detected += 1 } else { followed += 1 }
+                // Where the card is (or, right after it left, was last seen).
+                if frame.visibleShare > 0.99 {
+                    let error = zip(rectangle.observation.pixelCorners.corners, frame.corners.corners).map { $0.distance(to: $1) }.max()!
+                    #expect(error < 8, "frame \(i): corner error \(error)")
+                }
+            }
+        }
+        events += scanner.finish()
+        let kinds = events.map { "\($0.type.rawValue) \($0.id)" }
+        #expect(kinds == ["appeared 1", "lost 1", "appeared 2", "lost 2"], "\(kinds)")
+        // Detection ran twice; every other frame with the card was followed.
+        #expect(detected == 2 && followed >= 60, "detected \(detected), followed \(followed)")
+    }
+
     @Test("Frames must not go back in time")
     func timeOrder() throws {
         let scanner = try LiveScanner(configuration: LiveScanner.Configuration(faceDetection: nil))

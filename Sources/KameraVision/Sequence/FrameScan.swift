@@ -5,6 +5,8 @@ public struct FrameScan: Sendable {
     public var frameIndex: Int
     public var faces: [TrackedFace]
     public var barcodes: [TrackedBarcode]
+    /// Rectangles followed by their corners (empty unless the configuration asks for them).
+    public var rectangles: [TrackedRectangle] = []
     /// Appeared and lost events decided at this frame.
     public var events: [ScanEvent]
     /// Whether faces were detected afresh (or followed from earlier frames) this frame.

@@ -3,7 +3,7 @@ import Foundation
 import KameraCore
 import Synchronization
 
-/// Runs face and code detection on each frame of a stream and keeps state between frames —
+/// Runs face and code detection (and, if asked, rectangle finding) on each frame of a stream and keeps state between frames —
 /// Vision's `VNSequenceRequestHandler` and AVCaptureMetadataOutput in one: faces get stable
 /// IDs, codes are keyed by content, and each frame reports appeared/lost events.
 ///
@@ -22,6 +22,9 @@ public final class LiveScanner {
         public var faceLandmarks: DetectFaceLandmarksRequest?
         /// Code reading settings; nil reads no codes.
         public var barcodes: DetectBarcodesRequest?
+        /// Rectangles to find (up to its `maximumObservations`) and follow by their corners;
+        /// nil (the default) looks for none.
+        public var rectangles: DetectRectanglesRequest?
         /// A face unseen this long (seconds) is lost.
         public var faceLostAfter: Double
         /// A code unseen this long (seconds) is lost; the seed's hide timer is 0.2 s.
@@ -38,8 +41,10 @@ public final class LiveScanner {
             faceDetection: DetectFaceRectanglesRequest? = DetectFaceRectanglesRequest(scansTiles: false),
             faceLandmarks: DetectFaceLandmarksRequest? = nil,
             barcodes: DetectBarcodesRequest? = DetectBarcodesRequest(effort: .fast),
-            faceLostAfter: Double = 0.4, codeLostAfter: Double = 0.2, frameBudget: Double? = nil
+            faceLostAfter: Double = 0.4, codeLostAfter: Double = 0.2, frameBudget: Double? = nil,
+            rectangles: DetectRectanglesRequest? = nil
         ) {
+            self.rectangles = rectangles
             self.faceDetection = faceDetection
             self.faceLandmarks = faceLandmarks
             self.barcodes = barcodes
@@ -53,8 +58,11 @@ public final class LiveScanner {
     /// Only faces seen this recently (seconds) are followed without a detection: a face gone
     /// longer waits for the detector, so background texture cannot keep a lost face alive.
     static let followWindow = 0.12
+    /// A followed rectangle whose tracker's confidence falls below this is lost.
+    static let trackedConfidence: Float = 0.45
     private var faces: FaceTracker
     private var codes: BarcodeTracker
+    private var rectangles: RectangleFollower?
     private let scanner: FaceScanner?
     private let landmarker: FaceLandmarker?
     private var frameIndex = 0
@@ -67,6 +75,7 @@ public final class LiveScanner {
         self.configuration = configuration
         faces = FaceTracker(lostAfter: configuration.faceLostAfter)
         codes = BarcodeTracker(lostAfter: configuration.codeLostAfter)
+        rectangles = configuration.rectangles.map { RectangleFollower(detection: $0) }
         if let request = configuration.faceDetection {
             try request.validate()
             // Tracks live in whole-frame coordinates; a face region would move them between
@@ -152,17 +161,24 @@ public final class LiveScanner {
             try codeResult.withLock { try $0.get() }, at: time,
             frameDiagonal: hypot(size.width, size.height))
         events += codeEvents
+        var followedRectangles: [TrackedRectangle] = []
+        if var follower = rectangles {
+            let (found, rectangleEvents) = try follower.update(rgb, at: time)
+            rectangles = follower
+            followedRectangles = found
+            events += rectangleEvents
+        }
         defer {
             frameIndex += 1
             lastTime = time
         }
         return FrameScan(
-            time: time, frameIndex: frameIndex, faces: tracked, barcodes: barcodes, events: events,
+            time: time, frameIndex: frameIndex, faces: tracked, barcodes: barcodes, rectangles: followedRectangles, events: events,
             ranFaceDetection: detected)
     }
 
     /// Ends the stream: every face and code still in view is reported lost.
     public func finish() -> [ScanEvent] {
-        faces.finish(at: lastTime) + codes.finish(at: lastTime)
+        faces.finish(at: lastTime) + codes.finish(at: lastTime) + (rectangles?.finish(at: lastTime) ?? [])
     }
 }

@@ -1,11 +1,11 @@
-/// Something that happened between frames: a face or code came into view or left it.
+/// Something that happened between frames: a face, code or rectangle came into view or left it.
 public struct ScanEvent: Sendable, Hashable {
-    public enum Kind: String, Sendable { case face, barcode }
+    public enum Kind: String, Sendable { case face, barcode, rectangle }
     public enum EventType: String, Sendable { case appeared, lost }
 
     public var type: EventType
     public var kind: Kind
-    /// The face ID (as text) or the code's key.
+    /// The face or rectangle ID (as text) or the code's key.
     public var id: String
     /// Stream time of the frame the event belongs to, seconds.
     public var time: Double

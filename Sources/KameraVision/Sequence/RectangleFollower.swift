@@ -1,0 +1,68 @@
+import KameraCore
+
+/// The rectangles part of ``LiveScanner``: detection (tens of milliseconds) only while fewer
+/// rectangles are followed than asked for, at most every `searchInterval` frames; between
+/// detections each rectangle is followed by its corners (a few milliseconds) until its
+/// tracker loses it.
+struct RectangleFollower {
+    private struct Track {
+        var id: Int
+        var request: TrackRectangleRequest
+    }
+
+    let detection: DetectRectanglesRequest
+    /// Frames between searches while rectangles are missing.
+    let searchInterval: Int
+    private var tracks: [Track] = []
+    private var nextID = 1
+    private var framesSinceSearch = Int.max
+
+    init(detection: DetectRectanglesRequest, searchInterval: Int = 5) {
+        self.detection = detection
+        self.searchInterval = searchInterval
+    }
+
+    /// The rectangles in `frame` and the appeared/lost events decided there.
+    mutating func update(_ frame: PixelBuffer, at time: Double) throws -> ([TrackedRectangle], [ScanEvent]) {
+        var events: [ScanEvent] = []
+        var results: [TrackedRectangle] = []
+        let context = ImageAnalysisContext(Image(pixelBuffer: frame))
+        var kept: [Track] = []
+        for track in tracks {
+            let followed = try track.request.perform(in: context)
+            if followed.confidence >= LiveScanner.trackedConfidence {
+                kept.append(track)
+                results.append(TrackedRectangle(rectangleID: track.id, observation: followed, isDetected: false))
+            } else {
+                events.append(ScanEvent(type: .lost, kind: .rectangle, id: String(track.id), time: time))
+            }
+        }
+        tracks = kept
+        let wanted = detection.maximumObservations == 0 ? Int.max : detection.maximumObservations
+        framesSinceSearch = framesSinceSearch == Int.max ? Int.max : framesSinceSearch + 1
+        if tracks.count < wanted, framesSinceSearch >= searchInterval {
+            framesSinceSearch = 0
+            for found in try detection.perform(in: context) where tracks.count < wanted {
+                // Already followed: the same corners within 5 % of its size.
+                let tolerance = 0.05 * max(found.pixelBounds.width, found.pixelBounds.height)
+                let known = results.contains { r in
+                    zip(r.observation.pixelCorners.corners, found.pixelCorners.corners).allSatisfy { $0.distance(to: $1) < tolerance }
+                }
+                if known { continue }
+                let request = TrackRectangleRequest(detectedRectangle: found)
+                _ = try request.perform(in: context)  // starts the tracker on this frame
+                tracks.append(Track(id: nextID, request: request))
+                results.append(TrackedRectangle(rectangleID: nextID, observation: found, isDetected: true))
+                events.append(ScanEvent(type: .appeared, kind: .rectangle, id: String(nextID), time: time))
+                nextID += 1
+            }
+        }
+        return (results.sorted { $0.rectangleID < $1.rectangleID }, events)
+    }
+
+    /// Ends the stream: every rectangle still followed is lost.
+    mutating func finish(at time: Double) -> [ScanEvent] {
+        defer { tracks = [] }
+        return tracks.map { ScanEvent(type: .lost, kind: .rectangle, id: String($0.id), time: time) }
+    }
+}
