@@ -42,11 +42,26 @@ cv::Mat padded(const cv::Mat &image, cv::Size size) {
     return out;
 }
 
+/// The smallest even size ≥ n the DFT is fast at. OpenCV's phaseCorrelate pads to
+/// getOptimalDFTSize, which can be odd (675 for 653), and then reads its peak half a pixel
+/// off; even sizes are exact.
+int evenDFTSize(int n) { return 2 * cv::getOptimalDFTSize((n + 1) / 2); }
+
 /// How far the content moved from `a` to `b` (b(x) ≈ a(x − shift)), and the peak's strength.
 cv::Point2d phaseShift(const cv::Mat &a, const cv::Mat &b, double *response) {
     cv::Mat window;
     cv::createHanningWindow(window, a.size(), CV_32F);
-    return cv::phaseCorrelate(a, b, window, response);
+    // Windowed at their own size (zero mean, so the window leaves no step), then padded
+    // with zeros to an even size.
+    cv::Size size(evenDFTSize(a.cols), evenDFTSize(a.rows));
+    auto prepared = [&](const cv::Mat &image) {
+        cv::Mat centred = image - cv::mean(image)[0];
+        cv::Mat out;
+        cv::copyMakeBorder(centred.mul(window), out, 0, size.height - image.rows, 0, size.width - image.cols,
+                           cv::BORDER_CONSTANT, 0);
+        return out;
+    };
+    return cv::phaseCorrelate(prepared(a), prepared(b), cv::noArray(), response);
 }
 
 cv::Point2d translation(const cv::Mat &reference, const cv::Mat &moving, double *confidence) {

@@ -1,6 +1,5 @@
 import CGeometry
 import KameraCore
-import Synchronization
 
 /// One target followed through frames by the OpenCV shim's corner tracker (flow of features
 /// inside the target, appearance confidence, re-detection after a loss). Not thread-safe: the
@@ -43,46 +42,5 @@ final class QuadTracker {
             topLeft: PixelPoint(x: points[0], y: points[1]), topRight: PixelPoint(x: points[2], y: points[3]),
             bottomRight: PixelPoint(x: points[4], y: points[5]), bottomLeft: PixelPoint(x: points[6], y: points[7]))
         return (quad, Float(confidence))
-    }
-}
-
-/// The state a tracking request carries between frames: the target as last given by the
-/// caller, and the tracker once started. The frame a new target is given on starts the
-/// tracker (and reports the target as given); later frames follow it.
-struct TrackingSession: ~Copyable {
-    private struct State {
-        var start: Quad
-        var startSize: Size
-        var tracker: QuadTracker?
-    }
-
-    private let state: Mutex<State>
-
-    init(start: Quad, imageSize: Size) {
-        state = Mutex(State(start: start, startSize: imageSize, tracker: nil))
-    }
-
-    /// Replaces the target (re-detection by the caller); the next frame starts from it.
-    func restart(at start: Quad, imageSize: Size) {
-        state.withLock { $0 = State(start: start, startSize: imageSize, tracker: nil) }
-    }
-
-    /// Drops the tracker (Vision's `isLastFrame`): the next frame starts over from the target.
-    func reset() {
-        state.withLock { $0.tracker = nil }
-    }
-
-    /// The target in `frame`: as given on the first frame, tracked on the later ones.
-    func track(in frame: PixelBuffer, level: TrackingLevel, rectangle: Bool) throws -> (corners: Quad, confidence: Float) {
-        try state.withLock { state in
-            if let tracker = state.tracker { return try tracker.update(frame) }
-            guard state.startSize == frame.size else {
-                throw KameraError.invalidArgument(
-                    "the target was given in a \(Int(state.startSize.width))×\(Int(state.startSize.height)) image, the frame is \(frame.width)×\(frame.height)"
-                )
-            }
-            state.tracker = try QuadTracker(frame: frame, corners: state.start, level: level, rectangle: rectangle)
-            return (state.start, 1)
-        }
     }
 }

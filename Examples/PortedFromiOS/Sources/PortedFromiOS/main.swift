@@ -91,6 +91,45 @@ while let frame = try stream.nextFrame(), scanned < 60 {
 }
 check(!faceIDs.isEmpty, "live scan: face IDs \(faceIDs.sorted())")
 
+// Geometry (VNDetectRectanglesRequest, VNDetectDocumentSegmentationRequest, registration,
+// VNTrackObjectRequest). The page pasted at an angle onto the portrait: a document to find.
+var desk = person.pixelBuffer.converted(to: .rgb8)
+let sheet = Quad(
+    topLeft: PixelPoint(x: 120, y: 70), topRight: PixelPoint(x: 400, y: 100), bottomRight: PixelPoint(x: 380, y: 440),
+    bottomLeft: PixelPoint(x: 90, y: 410))
+desk.composite(document.pixelBuffer.converted(to: .rgb8), onto: sheet)
+let found = try await DetectDocumentSegmentationRequest().perform(on: desk)
+let corner = found.first.map { zip($0.pixelCorners.corners, sheet.corners).map { $0.distance(to: $1) }.max()! } ?? .infinity
+if let page = found.first {
+    let flat = try desk.perspectiveCorrected(to: page.pixelCorners, whitensPaper: true)
+    try ImageEncoder.write(flat, to: out.appendingPathComponent("page.png"))
+}
+let rectangles = try await DetectRectanglesRequest().perform(on: desk)  // topLeft…, boundingBox, confidence
+let contours = try await DetectContoursRequest().perform(on: document)  // a tree; polygonApproximation(epsilon:)
+check(corner < 4 && !rectangles.isEmpty && contours.contourCount > 10, "document within \(corner) px, \(contours.contourCount) contours")
+// Registration: two overlapping crops of one photo, 40 px and 30 px apart.
+let (w, h) = (Double(image.width) - 40, Double(image.height) - 30)
+let left = image.pixelBuffer.cropped(to: PixelRect(x: 0, y: 0, width: w, height: h))
+let right = image.pixelBuffer.cropped(to: PixelRect(x: 40, y: 30, width: w, height: h))
+let shift = try await TranslationalImageRegistrationRequest(targetedImage: Image(pixelBuffer: right)).perform(on: left)
+let warp = try await HomographicImageRegistrationRequest(targetedImage: Image(pixelBuffer: right)).perform(on: left).warpTransform
+let moved = warp.apply(PixelPoint(x: 100, y: 100))
+check(
+    abs(shift.alignmentTransform.x - 40) < 0.5 && abs(shift.alignmentTransform.y - 30) < 0.5 && abs(moved.x - 140) < 1
+        && abs(moved.y - 130) < 1, "registration: shift \(shift.alignmentTransform), warp moves (100, 100) to \(moved)")
+// Tracking: the face found on the movie's first frame, followed through the next 40 frames.
+let clip = try MovieReader(path: talk.path)
+var follow: TrackObjectRequest?
+var followedFrames = 0
+while let frame = try clip.nextFrame(), frame.index <= 40 {
+    if follow == nil, let face = try await DetectFaceRectanglesRequest().perform(on: frame.pixelBuffer).first {
+        follow = TrackObjectRequest(
+            detectedObject: DetectedObjectObservation(pixelBox: face.pixelBox, imageSize: frame.pixelBuffer.size))
+    }
+    if let follow, try await follow.perform(on: frame.pixelBuffer).confidence >= 0.45 { followedFrames += 1 }
+}
+check(followedFrames >= 35, "tracking: the face followed in \(followedFrames) of 41 frames")
+
 // The inference runtime on its own: any .tflite built from the supported ops.
 let network = try NeuralNetwork(contentsOf: try ModelStore.default.path(of: .faceLandmark))
 let session = network.makeSession(threads: 1)
