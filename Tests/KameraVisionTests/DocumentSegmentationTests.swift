@@ -18,6 +18,24 @@ import Testing
         }
     }
 
+    /// Scenes (the geometry bench's 1011, 1013, 1015, 1035) whose object the gray image alone
+    /// misses: its brightness is close to what it lies on, its colour is not.
+    @Test(
+        "Signs and cards that differ from their background in colour more than in brightness",
+        arguments: [
+            GeometryTestScenes.Case(kind: .sign, background: "orange.jpg", seed: 1011),
+            GeometryTestScenes.Case(kind: .card, background: "home.jpg", seed: 1013, lowContrast: true),
+            GeometryTestScenes.Case(kind: .sign, background: "messi5.jpg", seed: 1015),
+            GeometryTestScenes.Case(kind: .sign, background: "starry_night.jpg", seed: 1035),
+        ])
+    func colourEdges(_ sceneCase: GeometryTestScenes.Case) async throws {
+        let scene = try GeometryTestScenes.make(sceneCase)
+        let truth = try #require(scene.corners)
+        let document = try #require(try await DetectDocumentSegmentationRequest().perform(on: scene.image).first)
+        let error = GeometryTestScenes.cornerError(document.pixelCorners, truth)
+        #expect(error <= 0.01 * GeometryTestScenes.diagonal(truth), "\(sceneCase.kind) on \(sceneCase.background): \(error) px")
+    }
+
     @Test("Perspective correction makes the page upright, its size the page's; whitening makes paper white")
     func flatten() async throws {
         // A page of known text pasted at an angle: flattened, its top-left text block is where

@@ -17,6 +17,6 @@ public struct DetectDocumentSegmentationRequest: ImageRequest {
         return try RectangleFinder(
             minimumAspectRatio: 0.2, maximumAspectRatio: 1, quadratureTolerance: 40, minimumSize: 0.15,
             minimumConfidence: 0.5, maximumObservations: 1, prefersLarge: true
-        ).find(in: context.grayscale)
+        ).find(in: context)
     }
 }

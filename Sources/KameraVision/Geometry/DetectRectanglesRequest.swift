@@ -31,7 +31,7 @@ public struct DetectRectanglesRequest: ImageRequest {
             quadratureTolerance: Double(quadratureTolerance), minimumSize: Double(minimumSize),
             minimumConfidence: Double(minimumConfidence), maximumObservations: maximumObservations,
             prefersLarge: false
-        ).find(in: context.grayscale)
+        ).find(in: context)
     }
 
     private func validate() throws {

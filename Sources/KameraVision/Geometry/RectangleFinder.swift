@@ -17,6 +17,23 @@ struct RectangleFinder {
     /// Most rectangles one call reports, whatever `maximumObservations` says.
     static let capacity = 256
 
+    /// Below this best confidence on the gray image, the colour-opponent images are searched
+    /// too: a sign or card can differ from what it lies on in colour and hardly in brightness.
+    static let colourSearchBelow: Float = 0.5
+
+    /// Rectangles in the context's image: on its gray levels, and when that finds nothing
+    /// convincing in a colour image, also on its two colour-opponent channels.
+    func find(in context: ImageAnalysisContext) throws -> [RectangleObservation] {
+        let gray = context.grayscale
+        let found = try find(in: gray)
+        if let best = found.first?.confidence, best >= Self.colourSearchBelow { return found }
+        let rgb = context.rgb
+        guard Self.hasColour(rgb) else { return found }
+        var all = found
+        for channel in Self.opponentChannels(rgb) { all += try find(in: channel) }
+        return ranked(all, imageSize: gray.size)
+    }
+
     func find(in gray: PixelBuffer) throws -> [RectangleObservation] {
         var options = kgeo_rectangle_options(
             minimum_aspect_ratio: minimumAspectRatio, maximum_aspect_ratio: maximumAspectRatio,
@@ -36,5 +53,64 @@ struct RectangleFinder {
             RectangleObservation(
                 pixelCorners: GeometryEngine.quad($0.points), imageSize: gray.size, confidence: Float($0.confidence))
         }
+    }
+
+    /// The detector's order over several searches: best first (for documents, large first),
+    /// the same rectangle once, at most `maximumObservations`.
+    private func ranked(_ all: [RectangleObservation], imageSize: Size) -> [RectangleObservation] {
+        let imageArea = imageSize.width * imageSize.height
+        func score(_ r: RectangleObservation) -> Double {
+            let share = (abs(r.pixelCorners.signedArea) / imageArea).squareRoot()
+            return prefersLarge ? Double(r.confidence) * share : Double(r.confidence) + 0.1 * share
+        }
+        var kept: [RectangleObservation] = []
+        for candidate in all.sorted(by: { score($0) > score($1) }) {
+            let bounds = candidate.pixelBounds
+            let tolerance = max(3, 0.02 * (bounds.width * bounds.width + bounds.height * bounds.height).squareRoot())
+            let duplicate = kept.contains { k in
+                zip(k.pixelCorners.corners, candidate.pixelCorners.corners).allSatisfy { $0.distance(to: $1) <= tolerance }
+            }
+            if !duplicate { kept.append(candidate) }
+            if maximumObservations > 0, kept.count >= maximumObservations { break }
+        }
+        return kept
+    }
+
+    /// Whether the image has colour at all (a sample of pixels whose channels differ).
+    static func hasColour(_ rgb: PixelBuffer) -> Bool {
+        let count = rgb.width * rgb.height
+        let step = max(1, count / 4096)
+        var coloured = 0, samples = 0
+        for i in stride(from: 0, to: count, by: step) {
+            let offset = (i / rgb.width) * rgb.bytesPerRow + 3 * (i % rgb.width)
+            let r = Int(rgb.bytes[offset]), g = Int(rgb.bytes[offset + 1]), b = Int(rgb.bytes[offset + 2])
+            if max(abs(r - g), abs(g - b), abs(r - b)) > 12 { coloured += 1 }
+            samples += 1
+        }
+        // At least 5 % of it coloured.
+        return coloured * 20 > samples
+    }
+
+    /// Red against green, and blue against yellow (as gray images, 128 = neutral): an edge
+    /// between two colours of one brightness is strong in at least one of them.
+    static func opponentChannels(_ rgb: PixelBuffer) -> [PixelBuffer] {
+        var redGreen = PixelBuffer(width: rgb.width, height: rgb.height, format: .gray8)
+        var blueYellow = PixelBuffer(width: rgb.width, height: rgb.height, format: .gray8)
+        rgb.bytes.withUnsafeBufferPointer { source in
+            redGreen.bytes.withUnsafeMutableBufferPointer { rg in
+                blueYellow.bytes.withUnsafeMutableBufferPointer { by in
+                    for y in 0..<rgb.height {
+                        let row = y * rgb.bytesPerRow
+                        for x in 0..<rgb.width {
+                            let r = Int(source[row + 3 * x]), g = Int(source[row + 3 * x + 1]), b = Int(source[row + 3 * x + 2])
+                            let i = y * rgb.width + x
+                            rg[i] = UInt8(clamping: 128 + (r - g))
+                            by[i] = UInt8(clamping: 128 + (2 * b - r - g) / 2)
+                        }
+                    }
+                }
+            }
+        }
+        return [redGreen, blueYellow]
     }
 }
