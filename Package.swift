@@ -12,7 +12,9 @@ let package = Package(
         .executable(name: "kamera", targets: ["KameraCLI"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // C libraries.
@@ -60,10 +62,20 @@ let package = Package(
         .target(name: "Kamera", dependencies: ["KameraCore", "KameraImageIO", "KameraMedia", "KameraNN", "KameraVision", "KameraRender"]),
         // The `kamera` command (the product's name); the module is KameraCLI so that no two
         // folders or modules differ only in case (`Kamera` is the library).
+        // The JSON records and the per-image analysis that the CLI and the server share.
+        .target(name: "KameraReports", dependencies: ["Kamera"]),
+        // `kamera serve`: the HTTP API, the live WebSocket and the web page (Hummingbird 2).
+        .target(
+            name: "KameraServer",
+            dependencies: [
+                "Kamera", "KameraReports",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ]),
         .executableTarget(
             name: "KameraCLI",
             dependencies: [
-                "Kamera", "KameraTestMedia",
+                "Kamera", "KameraReports", "KameraServer", "KameraTestMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -77,13 +89,20 @@ let package = Package(
         .target(name: "KameraTestMedia", dependencies: ["KameraCore", "KameraImageIO", "KameraVision", "KameraRender", "KameraMedia"]),
 
         // Needs no models, downloaded media or network: the first tier of scripts/test.sh.
-        .testTarget(name: "KameraUnitTests", dependencies: ["Kamera", "KameraTestMedia", "KameraCLI"]),
+        .testTarget(name: "KameraUnitTests", dependencies: ["Kamera", "KameraTestMedia", "KameraCLI", "KameraReports"]),
         .testTarget(name: "KameraNNTests", dependencies: ["KameraNN", "KameraCore"]),
         .testTarget(name: "KameraImageIOTests", dependencies: ["KameraImageIO", "KameraTestMedia"]),
         .testTarget(name: "KameraVisionTests", dependencies: ["Kamera", "KameraTestMedia"]),
         .testTarget(name: "KameraMediaTests", dependencies: ["Kamera", "KameraTestMedia"]),
         .testTarget(name: "KameraRenderTests", dependencies: ["Kamera", "KameraTestMedia"]),
         .testTarget(name: "KameraCLITests", dependencies: ["Kamera", "KameraTestMedia"]),
+        .testTarget(
+            name: "KameraServerTests",
+            dependencies: [
+                "KameraServer", "Kamera", "KameraTestMedia",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx20

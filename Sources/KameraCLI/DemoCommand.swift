@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kamera
+import KameraReports
 import KameraTestMedia
 
 /// `kamera demo`: the main job on built-in defaults. Builds photos with codes in them from

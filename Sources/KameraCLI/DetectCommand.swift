@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Kamera
+import KameraReports
 
 /// `kamera detect`: analyse image files and print one JSON document.
 struct DetectCommand: AsyncParsableCommand {
@@ -151,11 +152,11 @@ struct DetectCommand: AsyncParsableCommand {
         if let minConfidence { faceRequest.minimumConfidence = minConfidence }
         var rectangleRequest = DetectRectanglesRequest()
         if let maximumRectangles { rectangleRequest.maximumObservations = maximumRectangles }
-        let analysis = Analysis(
+        let analysis = ImageAnalysis(
             barcodes: barcodes || (!text && !faces && !landmarks && !rectangles) ? request : nil,
-            faces: faces || landmarks ? FaceAnalysis(detection: faceRequest, landmarks: landmarks) : nil,
+            faces: faces || landmarks ? ImageAnalysis.FaceAnalysis(detection: faceRequest, landmarks: landmarks) : nil,
             text: text
-                ? TextAnalysis(
+                ? ImageAnalysis.TextAnalysis(
                     recognize: recognize,
                     languages: languages.split(separator: ",").map {
                         $0.trimmingCharacters(in: .whitespaces)
@@ -244,71 +245,16 @@ struct DetectCommand: AsyncParsableCommand {
         }
     }
 
-    /// What to run on each file.
-    struct Analysis: Sendable {
-        var barcodes: DetectBarcodesRequest?
-        var faces: FaceAnalysis?
-        var text: TextAnalysis?
-        var rectangles: DetectRectanglesRequest?
-    }
-
-    struct FaceAnalysis: Sendable {
-        var detection: DetectFaceRectanglesRequest
-        var landmarks: Bool
-    }
-
-    struct TextAnalysis: Sendable {
-        var recognize: Bool
-        var languages: [String]
-    }
-
     private static func analyse(
-        _ input: DetectInput, analysis: Analysis, decoding: ImageDecodingOptions,
+        _ input: DetectInput, analysis: ImageAnalysis, decoding: ImageDecodingOptions,
         annotateTo target: String?
     ) -> DetectionReport.FileResult {
         var result = DetectionReport.FileResult(input: input.name)
         do {
             let image = try input.image(options: decoding)
-            result.width = image.width
-            result.height = image.height
-            result.warning = image.damage
-            let context = ImageAnalysisContext(image)
-            var codes: [BarcodeObservation] = []
-            if let request = analysis.barcodes {
-                codes = try request.perform(in: context)
-                result.barcodes = codes.map(BarcodeRecord.init)
-            }
-            var faces: [FaceObservation] = []
-            if let request = analysis.faces {
-                faces =
-                    request.landmarks
-                    ? try DetectFaceLandmarksRequest(faceDetection: request.detection).perform(in: context)
-                    : try request.detection.perform(in: context)
-                result.faces = faces.map(FaceRecord.init)
-            }
-            var lines: [TextObservation] = []
-            if let text = analysis.text {
-                if text.recognize {
-                    let recognized = try RecognizeTextRequest(recognitionLanguages: text.languages).perform(in: context)
-                    result.text = recognized.map(TextRecord.init)
-                    lines = recognized.map(\.textObservation)
-                } else {
-                    lines = try DetectTextRectanglesRequest(reportCharacterBoxes: true, languages: text.languages).perform(in: context)
-                    result.text = lines.map(TextRecord.init)
-                }
-            }
-            var rectangles: [RectangleObservation] = []
-            if let request = analysis.rectangles {
-                rectangles = try request.perform(in: context)
-                result.rectangles = rectangles.map(RectangleRecord.init)
-            }
+            let findings = try analysis.analyse(image, into: &result)
             if let target {
-                var canvas = Canvas(image.pixelBuffer)
-                RectangleOverlay().draw(rectangles, on: &canvas)
-                FaceOverlay().draw(faces, on: &canvas)
-                TextOverlay().draw(lines, on: &canvas)
-                BarcodeOverlay().draw(codes, on: &canvas, font: try FontFace.standard())
-                try ImageEncoder.write(canvas.buffer, to: URL(fileURLWithPath: target))
+                try ImageEncoder.write(try findings.drawn(on: image.pixelBuffer), to: URL(fileURLWithPath: target))
                 result.annotated = target
             }
         } catch {

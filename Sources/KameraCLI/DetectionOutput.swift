@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kamera
+import KameraReports
 
 /// Where `kamera detect` writes its results, one file at a time as each finishes, so memory
 /// stays flat for any number of files (only the table, which aligns its columns, waits for

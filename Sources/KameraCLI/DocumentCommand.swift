@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kamera
+import KameraReports
 
 /// `kamera document`: find the page in a photo, flatten it and clean it up (what iOS's
 /// document camera does), optionally reading its text.

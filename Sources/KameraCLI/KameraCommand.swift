@@ -11,6 +11,7 @@ struct KameraCommand: AsyncParsableCommand {
         subcommands: [
             DetectCommand.self, GenerateCommand.self, RecordCommand.self, ThumbnailCommand.self, CamerasCommand.self, ModelsCommand.self,
             ScanCommand.self, DemoCommand.self, SymbologiesCommand.self, DocumentCommand.self, RegisterCommand.self, TrackCommand.self,
+            ServeCommand.self,
         ]
     )
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kamera
+import KameraReports
 
 /// `kamera models`: the models Kamera runs, where they are, and whether they verify.
 struct ModelsCommand: ParsableCommand {

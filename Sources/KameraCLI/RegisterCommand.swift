@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kamera
+import KameraReports
 
 /// `kamera register`: how to move or warp one image onto another (Vision's image
 /// registration requests).

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Kamera
+import KameraReports
 
 /// `kamera scan`: faces and codes tracked through a video or camera stream, as JSON lines,
 /// with an optional annotated (fragmented, crash-safe) movie.
@@ -150,78 +151,5 @@ struct ScanCommand: ParsableCommand {
                 scanned, seconds, Double(scanned) / max(seconds, 1e-3), skipped, facesSeen.count,
                 codesSeen.count, summary.map { ", annotated movie \($0.path)" } ?? ""))
         StandardStreams.endProgress()
-    }
-}
-
-/// The JSON line `kamera scan` writes per frame: time, frame index, the tracked faces and
-/// codes (each record with its identity first), and the events decided at this frame.
-struct ScanRecord: Encodable {
-    /// The tracker's identity of a face, before the face record's fields.
-    struct FaceIdentity: Encodable {
-        var faceID: Int
-        var detected: Bool
-    }
-
-    /// A rectangle's identity, before the rectangle record's fields.
-    struct RectangleIdentity: Encodable {
-        var rectangleID: Int
-        var detected: Bool
-    }
-
-    /// A code's key and state, before the code record's fields.
-    struct CodeIdentity: Encodable {
-        var key: String
-        var state: String
-    }
-
-    struct EventRecord: Encodable {
-        var type: String
-        var kind: String
-        var id: String
-
-        init(_ event: ScanEvent) {
-            (type, kind, id) = (event.type.rawValue, event.kind.rawValue, event.id)
-        }
-    }
-
-    /// The last line: everything still in view is reported lost.
-    struct EndRecord: Encodable {
-        var t: Double
-        var end = true
-        var events: [EventRecord]
-    }
-
-    var t: Double
-    var frame: Int
-    var faces: [FlattenedRecord<FaceIdentity, FaceRecord>]
-    var barcodes: [FlattenedRecord<CodeIdentity, BarcodeRecord>]
-    var rectangles: [FlattenedRecord<RectangleIdentity, RectangleRecord>]?
-    var events: [EventRecord]
-
-    init(_ scan: FrameScan, includesRectangles: Bool) {
-        t = RecordRounding.seconds(scan.time)
-        frame = scan.frameIndex
-        faces = scan.faces.map {
-            FlattenedRecord(head: FaceIdentity(faceID: $0.faceID, detected: $0.isDetected), body: FaceRecord($0.observation))
-        }
-        barcodes = scan.barcodes.map {
-            FlattenedRecord(head: CodeIdentity(key: $0.key, state: $0.state.rawValue), body: BarcodeRecord($0.observation))
-        }
-        rectangles =
-            includesRectangles
-            ? scan.rectangles.map {
-                FlattenedRecord(
-                    head: RectangleIdentity(rectangleID: $0.rectangleID, detected: $0.isDetected), body: RectangleRecord($0.observation))
-            } : nil
-        events = scan.events.map(EventRecord.init)
-    }
-
-    static func line(_ scan: FrameScan, includesRectangles: Bool) throws -> String {
-        try JSONValueEncoder.encode(ScanRecord(scan, includesRectangles: includesRectangles)).compact()
-    }
-
-    static func endLine(_ events: [ScanEvent]) throws -> String {
-        try JSONValueEncoder.encode(EndRecord(t: RecordRounding.seconds(events.first?.time ?? 0), events: events.map(EventRecord.init)))
-            .compact()
     }
 }

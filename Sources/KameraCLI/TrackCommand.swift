@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kamera
+import KameraReports
 
 /// `kamera track`: one object (or, with --rectangle, a flat rectangle by its corners) followed
 /// through a video from a box on its first frame.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import KameraCLI
+import KameraReports
 @testable import KameraVision
 
 /// The CLI's JSON: records encode in declaration order, nulls where the shape says so,

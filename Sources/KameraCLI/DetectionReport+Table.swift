@@ -1,38 +1,8 @@
 import Foundation
 import Kamera
+import KameraReports
 
-/// The one JSON document `kamera detect` prints per run.
-struct DetectionReport {
-    /// Why an input failed: `code` is `KameraError.Code`'s name (stable, to branch on),
-    /// `message` and `hint` are for people.
-    struct FileError: Codable {
-        var code: String
-        var message: String
-        var hint: String
-    }
-
-    /// One input's results; absent parts are left out of the JSON.
-    struct FileResult: Codable {
-        var input: String
-        var width: Int?
-        var height: Int?
-        var barcodes: [BarcodeRecord]?
-        var faces: [FaceRecord]?
-        var text: [TextRecord]?
-        var rectangles: [RectangleRecord]?
-        var annotated: String?
-        /// The image was damaged but mostly decoded (e.g. a JPEG cut short).
-        var warning: String?
-        var error: FileError?
-    }
-
-    var results: [FileResult]
-
-    /// Pretty JSON with keys in the documented order.
-    func json() throws -> String {
-        try JSONValueEncoder.encode(["results": results]).rendered()
-    }
-
+extension DetectionReport {
     /// A readable table: one row per code, or per file without codes.
     func table() -> String {
         var rows: [[String]] = [["INPUT", "SIZE", "KIND", "PAYLOAD / TEXT", "CORNERS / BOX (px)"]]
@@ -96,15 +66,5 @@ extension DetectionReport {
             }
         }
         return out
-    }
-}
-
-extension DetectionReport.FileError {
-    init(_ error: any Error) {
-        if let kamera = error as? KameraError {
-            self.init(code: kamera.code.rawValue, message: kamera.reason, hint: kamera.hint)
-        } else {
-            self.init(code: "unexpected", message: String(describing: error), hint: "please report this input")
-        }
     }
 }

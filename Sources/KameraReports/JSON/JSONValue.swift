@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value whose objects keep their keys in the order written, so the CLI prints fields
 /// in the documented order (Foundation's encoder on Linux does not keep order).
-indirect enum JSONValue {
+package indirect enum JSONValue {
     case object([(String, JSONValue)])
     case array([JSONValue])
     case string(String)
@@ -12,7 +12,7 @@ indirect enum JSONValue {
     case null
 
     /// Indented text; arrays of numbers stay on one line (`[24, 198]`).
-    func rendered(indent: String = "") -> String {
+    package func rendered(indent: String = "") -> String {
         let inner = indent + "  "
         switch self {
         case .object(let members):
@@ -35,7 +35,7 @@ indirect enum JSONValue {
     }
 
     /// One line, no spaces (JSON Lines).
-    func compact() -> String {
+    package func compact() -> String {
         switch self {
         case .object(let members): "{" + members.map { "\(Self.quote($0.0)):\($0.1.compact())" }.joined(separator: ",") + "}"
         case .array(let items): "[" + items.map { $0.compact() }.joined(separator: ",") + "]"
@@ -50,7 +50,7 @@ indirect enum JSONValue {
         }
     }
 
-    static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

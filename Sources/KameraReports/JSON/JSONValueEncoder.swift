@@ -3,8 +3,8 @@
 /// documented JSON shape (Foundation's `JSONEncoder` on Linux does not keep key order).
 /// Encoding the same key twice replaces the value in place; a type that encodes into its
 /// encoder's keyed container after another type did extends the same object (flattening).
-enum JSONValueEncoder {
-    static func encode(_ value: some Encodable) throws -> JSONValue {
+package enum JSONValueEncoder {
+    package static func encode(_ value: some Encodable) throws -> JSONValue {
         let root = Node()
         try value.encode(to: NodeEncoder(node: root, codingPath: []))
         return root.value

@@ -1,0 +1,95 @@
+import Foundation
+import Kamera
+
+/// What to look for in one image, and looking: the analysis behind `kamera detect` and the
+/// server's `POST /v1/detect`, so both report the same JSON.
+package struct ImageAnalysis: Sendable {
+    package struct FaceAnalysis: Sendable {
+        package var detection: DetectFaceRectanglesRequest
+        package var landmarks: Bool
+
+        package init(detection: DetectFaceRectanglesRequest, landmarks: Bool) {
+            self.detection = detection
+            self.landmarks = landmarks
+        }
+    }
+
+    package struct TextAnalysis: Sendable {
+        package var recognize: Bool
+        package var languages: [String]
+
+        package init(recognize: Bool, languages: [String]) {
+            self.recognize = recognize
+            self.languages = languages
+        }
+    }
+
+    /// What was found, as observations, for drawing.
+    package struct Findings: Sendable {
+        package var codes: [BarcodeObservation] = []
+        package var faces: [FaceObservation] = []
+        package var lines: [TextObservation] = []
+        package var rectangles: [RectangleObservation] = []
+
+        /// `image` with the findings drawn on it (the CLI's `--annotate` picture).
+        package func drawn(on image: PixelBuffer) throws -> PixelBuffer {
+            var canvas = Canvas(image.format == .rgb8 ? image : image.converted(to: .rgb8))
+            RectangleOverlay().draw(rectangles, on: &canvas)
+            FaceOverlay().draw(faces, on: &canvas)
+            TextOverlay().draw(lines, on: &canvas)
+            BarcodeOverlay().draw(codes, on: &canvas, font: try FontFace.standard())
+            return canvas.buffer
+        }
+    }
+
+    package var barcodes: DetectBarcodesRequest?
+    package var faces: FaceAnalysis?
+    package var text: TextAnalysis?
+    package var rectangles: DetectRectanglesRequest?
+
+    package init(
+        barcodes: DetectBarcodesRequest? = nil, faces: FaceAnalysis? = nil, text: TextAnalysis? = nil,
+        rectangles: DetectRectanglesRequest? = nil
+    ) {
+        self.barcodes = barcodes
+        self.faces = faces
+        self.text = text
+        self.rectangles = rectangles
+    }
+
+    /// Runs every request asked for on `image` (sharing one analysis context), fills `result`'s
+    /// size, warning and findings, and returns the observations.
+    package func analyse(_ image: Image, into result: inout DetectionReport.FileResult) throws -> Findings {
+        result.width = image.width
+        result.height = image.height
+        result.warning = image.damage
+        let context = ImageAnalysisContext(image)
+        var findings = Findings()
+        if let request = barcodes {
+            findings.codes = try request.perform(in: context)
+            result.barcodes = findings.codes.map(BarcodeRecord.init)
+        }
+        if let request = faces {
+            findings.faces =
+                request.landmarks
+                ? try DetectFaceLandmarksRequest(faceDetection: request.detection).perform(in: context)
+                : try request.detection.perform(in: context)
+            result.faces = findings.faces.map(FaceRecord.init)
+        }
+        if let text {
+            if text.recognize {
+                let recognized = try RecognizeTextRequest(recognitionLanguages: text.languages).perform(in: context)
+                result.text = recognized.map(TextRecord.init)
+                findings.lines = recognized.map(\.textObservation)
+            } else {
+                findings.lines = try DetectTextRectanglesRequest(reportCharacterBoxes: true, languages: text.languages).perform(in: context)
+                result.text = findings.lines.map(TextRecord.init)
+            }
+        }
+        if let request = rectangles {
+            findings.rectangles = try request.perform(in: context)
+            result.rectangles = findings.rectangles.map(RectangleRecord.init)
+        }
+        return findings
+    }
+}

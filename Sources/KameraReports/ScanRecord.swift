@@ -1,0 +1,75 @@
+import Foundation
+import Kamera
+
+/// The JSON line `kamera scan` writes per frame: time, frame index, the tracked faces and
+/// codes (each record with its identity first), and the events decided at this frame.
+package struct ScanRecord: Encodable {
+    /// The tracker's identity of a face, before the face record's fields.
+    package struct FaceIdentity: Encodable {
+        package var faceID: Int
+        package var detected: Bool
+    }
+
+    /// A rectangle's identity, before the rectangle record's fields.
+    package struct RectangleIdentity: Encodable {
+        package var rectangleID: Int
+        package var detected: Bool
+    }
+
+    /// A code's key and state, before the code record's fields.
+    package struct CodeIdentity: Encodable {
+        package var key: String
+        package var state: String
+    }
+
+    package struct EventRecord: Encodable {
+        package var type: String
+        package var kind: String
+        package var id: String
+
+        package init(_ event: ScanEvent) {
+            (type, kind, id) = (event.type.rawValue, event.kind.rawValue, event.id)
+        }
+    }
+
+    /// The last line: everything still in view is reported lost.
+    package struct EndRecord: Encodable {
+        package var t: Double
+        package var end = true
+        package var events: [EventRecord]
+    }
+
+    package var t: Double
+    package var frame: Int
+    package var faces: [FlattenedRecord<FaceIdentity, FaceRecord>]
+    package var barcodes: [FlattenedRecord<CodeIdentity, BarcodeRecord>]
+    package var rectangles: [FlattenedRecord<RectangleIdentity, RectangleRecord>]?
+    package var events: [EventRecord]
+
+    package init(_ scan: FrameScan, includesRectangles: Bool) {
+        t = RecordRounding.seconds(scan.time)
+        frame = scan.frameIndex
+        faces = scan.faces.map {
+            FlattenedRecord(head: FaceIdentity(faceID: $0.faceID, detected: $0.isDetected), body: FaceRecord($0.observation))
+        }
+        barcodes = scan.barcodes.map {
+            FlattenedRecord(head: CodeIdentity(key: $0.key, state: $0.state.rawValue), body: BarcodeRecord($0.observation))
+        }
+        rectangles =
+            includesRectangles
+            ? scan.rectangles.map {
+                FlattenedRecord(
+                    head: RectangleIdentity(rectangleID: $0.rectangleID, detected: $0.isDetected), body: RectangleRecord($0.observation))
+            } : nil
+        events = scan.events.map(EventRecord.init)
+    }
+
+    package static func line(_ scan: FrameScan, includesRectangles: Bool) throws -> String {
+        try JSONValueEncoder.encode(ScanRecord(scan, includesRectangles: includesRectangles)).compact()
+    }
+
+    package static func endLine(_ events: [ScanEvent]) throws -> String {
+        try JSONValueEncoder.encode(EndRecord(t: RecordRounding.seconds(events.first?.time ?? 0), events: events.map(EventRecord.init)))
+            .compact()
+    }
+}

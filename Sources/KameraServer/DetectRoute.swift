@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Kamera
+import KameraReports
+import NIOCore
+
+/// `POST /v1/detect`: an image in the body, `kamera detect`'s JSON out.
+struct DetectRoute: Sendable {
+    let admission: AnalysisAdmission
+    let limits: RequestLimits
+
+    func respond(to request: Request, context: some RequestContext) async throws -> Response {
+        let query = try DetectQuery(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        let data = try await RequestBody.collect(request, limit: limits.maximumBodyBytes)
+        let decoding = ImageDecodingOptions(
+            maximumPixelCount: limits.maximumPixelCount, acceptsDamagedData: true,
+            decodesLuminanceOnly: query.analysis.faces == nil)
+        let analysis = query.analysis, name = query.name
+        let result = try await APIError.mappingKameraErrors {
+            try await admission.run(timeout: limits.requestTimeout) {
+                var result = DetectionReport.FileResult(input: name)
+                let image = try ImageDecoder.decode(data, path: name, options: decoding)
+                _ = try analysis.analyse(image, into: &result)
+                return result
+            }
+        }
+        return JSONResponse.make(try DetectionReport(results: [result]).json() + "\n")
+    }
+}
+
+/// Reading a request's whole body with a size limit and clear errors.
+enum RequestBody {
+    static func collect(_ request: Request, limit: Int) async throws -> Data {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw APIError(
+                .contentTooLarge, code: "bodyTooLarge", message: "the body is larger than \(limit) bytes",
+                hint: "send a smaller file or start the server with a larger --max-body")
+        }
+        guard buffer.readableBytes > 0 else {
+            throw APIError(.badRequest, code: "emptyInput", message: "the request body is empty", hint: "send the image file as the body")
+        }
+        return Data(buffer: buffer)
+    }
+}
+
+/// A JSON response with the right content type.
+enum JSONResponse {
+    static func make(_ json: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+    }
+}
+
+extension APIError {
+    /// Runs `body`, turning Kamera's errors about the input into API errors.
+    static func mappingKameraErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as KameraError {
+            throw APIError(error)
+        }
+    }
+}

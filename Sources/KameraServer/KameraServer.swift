@@ -1,0 +1,75 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Kamera
+import Logging
+import NIOCore
+
+/// `kamera serve`: the HTTP API (`/v1/detect`, `/v1/generate`), the live WebSocket
+/// (`/v1/live`) and the web page, on Hummingbird 2. Detection and encoding run on Kamera's
+/// analysis threads behind a bounded admission (`RequestLimits.analysisSlots`), never on the
+/// event loops or Swift's cooperative pool.
+public struct KameraServer: Sendable {
+    public let configuration: ServerConfiguration
+    let admission: AnalysisAdmission
+
+    /// Checks the configuration (a public address needs a token) and prepares the server.
+    public init(configuration: ServerConfiguration) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        admission = AnalysisAdmission(slots: configuration.limits.analysisSlots)
+    }
+
+    /// Runs until SIGINT or SIGTERM; `onListening` gets the port once the server accepts
+    /// connections (the chosen one when the configuration's port is 0).
+    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        try await makeApplication(onListening: onListening).runService()
+    }
+
+    /// The application, for `run` and for tests (HummingbirdTesting).
+    package func makeApplication(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
+        let router = makeRouter()
+        var logger = Logger(label: "kamera.serve")
+        logger.logLevel = .notice
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "kamera"),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+
+    package func makeRouter() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        if let token = configuration.token {
+            router.middlewares.add(AccessTokenMiddleware(token: token))
+        }
+        let limits = configuration.limits
+        let detect = DetectRoute(admission: admission, limits: limits)
+        let generate = GenerateRoute(admission: admission, limits: limits)
+        let live = LiveSocket(admission: admission, limits: limits)
+        router.post("/v1/detect") { request, context in try await detect.respond(to: request, context: context) }
+        router.post("/v1/generate") { request, context in try await generate.respond(to: request, context: context) }
+        router.ws("/v1/live") { _, _ in
+            .upgrade()
+        } onUpgrade: { inbound, outbound, _ in
+            try await live.run(inbound: inbound, outbound: outbound)
+        }
+        router.get("/healthz") { _, _ in
+            JSONResponse.make(
+                #"{"status":"ok","analysisSlots":\#(admission.slots),"analysesRunning":\#(admission.inUse)}"# + "\n")
+        }
+        router.get("/openapi.json") { _, _ in JSONResponse.make(OpenAPIDocument.json) }
+        let token = configuration.token
+        router.get("/login") { request, _ in try LoginRoute.respond(to: request, token: token) }
+        for asset in WebPage.assets {
+            router.get(RouterPath(asset.path)) { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: asset.contentType, .cacheControl: "no-cache"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: asset.body)))
+            }
+        }
+        return router
+    }
+}

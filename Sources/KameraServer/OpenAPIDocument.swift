@@ -1,0 +1,149 @@
+/// The OpenAPI 3.1 description of the server's routes, served at `/openapi.json`; a test
+/// checks that it lists exactly the routes the router has.
+enum OpenAPIDocument {
+    static let json = #"""
+        {
+          "openapi": "3.1.0",
+          "info": {
+            "title": "Kamera server",
+            "version": "1",
+            "description": "Barcodes, faces, text and rectangles in images (the same JSON as `kamera detect`), barcode generation, and live analysis of camera frames over a WebSocket. When the server was started with --token, every request needs `Authorization: Bearer TOKEN` or the cookie set by /login."
+          },
+          "components": {
+            "securitySchemes": {
+              "bearer": {"type": "http", "scheme": "bearer"},
+              "cookie": {"type": "apiKey", "in": "cookie", "name": "kamera_token"}
+            },
+            "schemas": {
+              "Error": {
+                "type": "object",
+                "required": ["error"],
+                "properties": {
+                  "error": {
+                    "type": "object",
+                    "required": ["code", "message", "hint"],
+                    "properties": {
+                      "code": {"type": "string", "description": "stable name to branch on, e.g. corruptImage, imageTooLarge, busy, timeout"},
+                      "message": {"type": "string"},
+                      "hint": {"type": "string"}
+                    }
+                  }
+                }
+              },
+              "DetectResults": {
+                "type": "object",
+                "required": ["results"],
+                "properties": {
+                  "results": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "required": ["input"],
+                      "properties": {
+                        "input": {"type": "string"},
+                        "width": {"type": "integer"},
+                        "height": {"type": "integer"},
+                        "barcodes": {"type": "array", "items": {"type": "object"}},
+                        "faces": {"type": "array", "items": {"type": "object"}},
+                        "text": {"type": "array", "items": {"type": "object"}},
+                        "rectangles": {"type": "array", "items": {"type": "object"}},
+                        "warning": {"type": "string"}
+                      }
+                    }
+                  }
+                }
+              },
+              "GenerateOrder": {
+                "type": "object",
+                "required": ["symbology", "payload"],
+                "properties": {
+                  "symbology": {"type": "string", "examples": ["qr", "aztec", "datamatrix", "pdf417", "ean13", "code128"]},
+                  "payload": {"type": "string", "description": "UTF-8 text, or hexadecimal bytes when hex is true"},
+                  "hex": {"type": "boolean"},
+                  "moduleSize": {"type": "integer", "minimum": 1, "maximum": 100},
+                  "ecc": {"type": "string", "enum": ["L", "M", "Q", "H"]},
+                  "quietZone": {"type": "integer", "minimum": 0, "maximum": 100},
+                  "barHeight": {"type": "integer", "minimum": 1, "maximum": 1000}
+                }
+              }
+            },
+            "responses": {
+              "BadRequest": {"description": "the body or query is not valid", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+              "Unauthorized": {"description": "the token is missing or wrong", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+              "Busy": {"description": "every analysis slot is taken; retry after Retry-After seconds", "headers": {"Retry-After": {"schema": {"type": "integer"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+            }
+          },
+          "security": [{"bearer": []}, {"cookie": []}, {}],
+          "paths": {
+            "/v1/detect": {
+              "post": {
+                "summary": "Analyse one image (JPEG, PNG or WebP)",
+                "parameters": [
+                  {"name": "barcodes", "in": "query", "allowEmptyValue": true, "schema": {"type": "string"}, "description": "read codes (the default when no detector is named)"},
+                  {"name": "faces", "in": "query", "allowEmptyValue": true, "schema": {"type": "string"}},
+                  {"name": "landmarks", "in": "query", "allowEmptyValue": true, "schema": {"type": "string"}},
+                  {"name": "text", "in": "query", "allowEmptyValue": true, "schema": {"type": "string"}},
+                  {"name": "recognize", "in": "query", "allowEmptyValue": true, "schema": {"type": "string"}},
+                  {"name": "rectangles", "in": "query", "allowEmptyValue": true, "schema": {"type": "string"}},
+                  {"name": "effort", "in": "query", "schema": {"type": "string", "enum": ["fast", "balanced", "thorough"]}},
+                  {"name": "languages", "in": "query", "schema": {"type": "string"}, "description": "comma-separated Tesseract or BCP 47 codes"},
+                  {"name": "name", "in": "query", "schema": {"type": "string"}, "description": "reported as the result's input"}
+                ],
+                "requestBody": {"required": true, "content": {"image/jpeg": {}, "image/png": {}, "image/webp": {}, "application/octet-stream": {}}},
+                "responses": {
+                  "200": {"description": "the results, as kamera detect prints them", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DetectResults"}}}},
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "413": {"description": "the body or the decoded image is too large", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                  "415": {"description": "not an image format Kamera decodes", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                  "503": {"$ref": "#/components/responses/Busy"},
+                  "504": {"description": "the analysis took longer than the request timeout", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+                }
+              }
+            },
+            "/v1/generate": {
+              "post": {
+                "summary": "Draw a barcode as a PNG",
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/GenerateOrder"}}}},
+                "responses": {
+                  "200": {"description": "the symbol", "content": {"image/png": {}}},
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "503": {"$ref": "#/components/responses/Busy"}
+                }
+              }
+            },
+            "/v1/live": {
+              "get": {
+                "summary": "WebSocket: live analysis of camera frames",
+                "description": "Upgrade to a WebSocket. Send binary messages of a 4-byte little-endian frame number followed by a JPEG, WebP or PNG frame, and text messages {\"faces\":bool,\"landmarks\":bool,\"codes\":bool,\"text\":bool} to choose detectors. Each analysed frame is answered with one JSON text message: id, width, height, analysisMs, dropped, then kamera scan's record (t, frame, faces with faceID, barcodes with key and state, events) and text when asked. Frames are analysed one at a time per connection; while one is analysed only the newest is kept.",
+                "responses": {
+                  "101": {"description": "switching to the WebSocket protocol"},
+                  "401": {"$ref": "#/components/responses/Unauthorized"}
+                }
+              }
+            },
+            "/healthz": {
+              "get": {
+                "summary": "Liveness and load",
+                "responses": {"200": {"description": "status, analysis slots and analyses running", "content": {"application/json": {}}}}
+              }
+            },
+            "/openapi.json": {
+              "get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {}}}}}
+            },
+            "/login": {
+              "get": {
+                "summary": "Browser login: sets the token cookie and redirects to the page",
+                "security": [{}],
+                "parameters": [{"name": "token", "in": "query", "required": true, "schema": {"type": "string"}}],
+                "responses": {"303": {"description": "to /"}, "401": {"$ref": "#/components/responses/Unauthorized"}}
+              }
+            },
+            "/": {"get": {"summary": "The web page", "responses": {"200": {"description": "HTML", "content": {"text/html": {}}}}}},
+            "/app.js": {"get": {"summary": "The page's script", "responses": {"200": {"description": "JavaScript", "content": {"text/javascript": {}}}}}},
+            "/style.css": {"get": {"summary": "The page's style sheet", "responses": {"200": {"description": "CSS", "content": {"text/css": {}}}}}}
+          }
+        }
+        """#
+}

@@ -1,0 +1,79 @@
+/// The page's markup: the live view with its toggles, the scan history and the photo view.
+enum PageHTML {
+    static let text = #"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Kamera</title>
+        <link rel="stylesheet" href="/style.css">
+        </head>
+        <body>
+        <header>
+          <h1>Kamera</h1>
+          <nav>
+            <button id="tab-live" class="tab active" data-view="live">Live</button>
+            <button id="tab-photo" class="tab" data-view="photo">Photo</button>
+          </nav>
+          <span id="status" class="status">idle</span>
+        </header>
+        <main>
+          <section id="view-live" class="view">
+            <div class="controls">
+              <label>Camera <select id="camera"></select></label>
+              <label>Resolution
+                <select id="resolution">
+                  <option value="640x480">640×480</option>
+                  <option value="1280x720">1280×720</option>
+                </select>
+              </label>
+              <button id="start">Start</button>
+              <button id="stop" disabled>Stop</button>
+              <label><input type="checkbox" id="opt-faces" checked> faces</label>
+              <label><input type="checkbox" id="opt-landmarks"> landmarks</label>
+              <label><input type="checkbox" id="opt-codes" checked> codes</label>
+              <label><input type="checkbox" id="opt-text"> text</label>
+              <span class="stats">fps <b id="fps">–</b> · latency <b id="latency">–</b> ms · dropped <b id="dropped">0</b></span>
+            </div>
+            <div class="stage">
+              <div id="live-box" class="box">
+                <video id="video" autoplay muted playsinline></video>
+                <div id="faces" class="layer faces"></div>
+                <svg id="marks" class="layer"></svg>
+              </div>
+              <aside class="history">
+                <h2>Scan history</h2>
+                <div class="history-actions">
+                  <button id="copy-history">Copy</button>
+                  <button id="export-csv">CSV</button>
+                  <button id="export-json">JSON</button>
+                  <button id="clear-history">Clear</button>
+                </div>
+                <ol id="history"></ol>
+              </aside>
+            </div>
+          </section>
+          <section id="view-photo" class="view hidden">
+            <div class="controls">
+              <label class="file">Choose an image <input type="file" id="photo-file" accept="image/jpeg,image/png,image/webp"></label>
+              <label><input type="checkbox" id="photo-faces" checked> faces</label>
+              <label><input type="checkbox" id="photo-landmarks" checked> landmarks</label>
+              <label><input type="checkbox" id="photo-codes" checked> codes</label>
+              <label><input type="checkbox" id="photo-text"> text</label>
+            </div>
+            <div id="drop" class="drop">Drop an image here</div>
+            <div id="photo-box" class="box hidden">
+              <img id="photo" alt="the analysed photo">
+              <div id="photo-faces-layer" class="layer faces"></div>
+              <svg id="photo-marks" class="layer"></svg>
+            </div>
+            <p id="photo-summary" class="summary"></p>
+            <details><summary>JSON</summary><pre id="photo-json"></pre></details>
+          </section>
+        </main>
+        <script src="/app.js"></script>
+        </body>
+        </html>
+        """#
+}

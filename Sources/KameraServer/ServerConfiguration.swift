@@ -1,0 +1,59 @@
+import Foundation
+import Kamera
+
+/// Where `kamera serve` listens, who may use it and how much work it accepts.
+public struct ServerConfiguration: Sendable {
+    /// Address to bind; loopback unless told otherwise.
+    public var host: String
+    /// TCP port; 0 picks a free one (tests).
+    public var port: Int
+    /// Required of every request when set (bearer header or the cookie `/login` sets). A server
+    /// on a non-loopback address refuses to start without one.
+    public var token: String?
+    /// Where recordings and the results library live.
+    public var dataDirectory: URL
+    public var limits: RequestLimits
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
+        dataDirectory: URL = ServerConfiguration.defaultDataDirectory, limits: RequestLimits = RequestLimits()
+    ) {
+        self.host = host
+        self.port = port
+        self.token = token
+        self.dataDirectory = dataDirectory
+        self.limits = limits
+    }
+
+    /// `$XDG_DATA_HOME/kamera`, else `~/.local/share/kamera`.
+    public static var defaultDataDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("kamera")
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/kamera")
+    }
+
+    /// Whether `host` only accepts connections from this machine.
+    public var isLoopback: Bool {
+        ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+    }
+
+    /// Refuses what would expose the server: a public address without a token, an empty token,
+    /// a port out of range, limits that cannot work.
+    public func validate() throws {
+        guard (0...65535).contains(port) else { throw KameraError.invalidArgument("port \(port) is not 0…65535") }
+        if let token {
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_.~"))
+            guard token.count >= 16, token.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) }) else {
+                throw KameraError.invalidArgument(
+                    "the token must be at least 16 letters, digits or -_.~ (try: openssl rand -hex 16)")
+            }
+        }
+        guard isLoopback || token != nil else {
+            throw KameraError.invalidArgument(
+                "refusing to listen on \(host) without --token: anyone who can reach it could use the server")
+        }
+        try limits.validate()
+    }
+}
