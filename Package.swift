@@ -101,6 +101,7 @@ let package = Package(
             dependencies: [
                 "KameraServer", "Kamera", "KameraTestMedia",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]),
     ],

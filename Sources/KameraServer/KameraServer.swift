@@ -34,7 +34,10 @@ public struct KameraServer: Sendable {
         logger.logLevel = .notice
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: router,
+                // A frame is one camera picture (browsers send a message as one frame).
+                configuration: WebSocketServerConfiguration(maxFrameSize: configuration.limits.maximumFrameBytes + 4)),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "kamera"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)

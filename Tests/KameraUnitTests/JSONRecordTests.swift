@@ -1,8 +1,8 @@
 import Foundation
+import KameraReports
 import Testing
 
 @testable import KameraCLI
-import KameraReports
 @testable import KameraVision
 
 /// The CLI's JSON: records encode in declaration order, nulls where the shape says so,
@@ -23,6 +23,21 @@ import KameraReports
 
     struct Identity: Encodable {
         var id = 7
+    }
+
+    struct Integers: Encodable {
+        var small: UInt8 = 200
+        var frame: UInt32 = 4_000_000_000
+        var negative: Int16 = -3
+        var huge: UInt64 = .max
+    }
+
+    @Test func everyIntegerType() throws {
+        // Integer types other than Int once encoded themselves through the same container
+        // forever (a stack overflow on the live socket's UInt32 frame numbers).
+        #expect(
+            try JSONValueEncoder.encode(Integers()).compact()
+                == #"{"small":200,"frame":4000000000,"negative":-3,"huge":1.8446744073709552e+19}"#)
     }
 
     @Test func declarationOrderNullsAndFlattening() throws {

@@ -64,10 +64,12 @@ private final class Node {
         case let v as String: content = .scalar(.string(v))
         case let v as Bool: content = .scalar(.bool(v))
         case let v as Int: content = .scalar(.int(v))
-        case let v as Int64: content = .scalar(.int(Int(v)))
-        case let v as Int32: content = .scalar(.int(Int(v)))
         case let v as Double: content = .scalar(.number(v))
         case let v as Float: content = .scalar(.number(Double(v)))
+        // Every other integer type; a 64-bit unsigned value beyond Int is written as a number.
+        // (Without this case an integer type would encode itself through this container again,
+        // forever.)
+        case let v as any BinaryInteger: content = .scalar(Int(exactly: v).map(JSONValue.int) ?? .number(Double(v)))
         default: try value.encode(to: NodeEncoder(node: self, codingPath: codingPath))
         }
     }

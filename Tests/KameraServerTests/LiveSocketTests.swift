@@ -1,0 +1,92 @@
+import Foundation
+import HummingbirdTesting
+import HummingbirdWSTesting
+import HummingbirdWebSocket
+import Kamera
+import KameraTestMedia
+import NIOCore
+import Testing
+import WSClient
+
+@testable import KameraServer
+
+/// `/v1/live` over a real WebSocket on loopback: frames of a face and a code moving through a
+/// real photo, one at a time and all at once.
+@Suite struct LiveSocketTests {
+    func server() throws -> KameraServer {
+        try KameraServer(configuration: ServerConfiguration(port: 0, dataDirectory: FileManager.default.temporaryDirectory))
+    }
+
+    static func message(_ id: UInt32, _ image: Data) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.writeInteger(id, endianness: .little)
+        buffer.writeBytes(image)
+        return buffer
+    }
+
+    static func decode(_ message: WebSocketMessage?) throws -> [String: Any] {
+        guard case .text(let text) = message else { throw CocoaError(.coderReadCorrupt) }
+        return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("Frame by frame: the face keeps one ID, the code is reported with its message only while it is in view")
+    func stream() async throws {
+        let frames = try (0..<12).map { try ServerTestMedia.jpeg(try ServerTestMedia.frame($0)) }
+        _ = try await server().makeApplication().test(.live) { client in
+            try await client.ws("/v1/live", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 22)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                try await outbound.write(.text(#"{"faces":true,"landmarks":false,"codes":true,"text":false}"#))
+                var faceIDs: [Int] = [], codeFrames: [UInt32] = []
+                for (index, frame) in frames.enumerated() {
+                    let id = UInt32(100 + index)
+                    try await outbound.write(.binary(Self.message(id, frame)))
+                    let result = try Self.decode(try await messages.next())
+                    #expect(result["id"] as? Int == Int(id))
+                    #expect(result["width"] as? Int == 640 && result["height"] as? Int == 480)
+                    #expect(result["dropped"] as? Int == 0)
+                    #expect((result["analysisMs"] as? Double ?? -1) >= 0)
+                    let faces = try #require(result["faces"] as? [[String: Any]])
+                    faceIDs += faces.compactMap { $0["faceID"] as? Int }
+                    let codes = try #require(result["barcodes"] as? [[String: Any]])
+                    if codes.contains(where: { $0["payload"] as? String == ServerTestMedia.qrPayload }) { codeFrames.append(id) }
+                }
+                // One face, one identity, in (nearly) every frame.
+                #expect(faceIDs.count >= 11)
+                #expect(Set(faceIDs).count == 1)
+                // The code is in frames 0–5 only.
+                #expect(codeFrames.count >= 5 && codeFrames.allSatisfy { $0 < 106 })
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+
+    @Test("Latest frame wins: a burst is answered for fewer frames, the newest among them; garbage gets an error and the stream goes on")
+    func burstAndErrors() async throws {
+        let frames = try (0..<10).map { try ServerTestMedia.jpeg(try ServerTestMedia.frame($0)) }
+        _ = try await server().makeApplication().test(.live) { client in
+            try await client.ws("/v1/live", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 22)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                try await outbound.write(.binary(Self.message(1, Data("not an image".utf8))))
+                let error = try Self.decode(try await messages.next())
+                #expect(error["id"] as? Int == 1)
+                #expect((error["error"] as? [String: Any])?["code"] as? String == "unsupportedFormat")
+                try await outbound.write(.text("{not json"))
+                let optionsError = try Self.decode(try await messages.next())
+                #expect((optionsError["error"] as? [String: Any])?["code"] as? String == "invalidArgument")
+                for (index, frame) in frames.enumerated() {
+                    try await outbound.write(.binary(Self.message(UInt32(10 + index), frame)))
+                }
+                var answered: [Int] = [], dropped = 0
+                while answered.last != 19 {
+                    let result = try Self.decode(try await messages.next())
+                    answered.append(try #require(result["id"] as? Int))
+                    dropped = result["dropped"] as? Int ?? dropped
+                }
+                #expect(answered.count < frames.count)
+                #expect(answered == answered.sorted())
+                #expect(dropped + answered.count == frames.count)
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+}
