@@ -22,6 +22,7 @@ DEBIAN_PACKAGES=(
     fonts-liberation fonts-freefont-ttf         # more fonts for rendered-text tests
     opencv-doc                                  # real test media (photos, videos)
     libopencv-dev libopencv-contrib-dev         # geometry: rectangles, registration, tracking
+    libsqlite3-dev                              # kamera serve: the results library (GRDB)
     python3-pip                                 # benchmark peers (bench/ only)
 )
 missing=()

@@ -25,7 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Access token every request must carry (16+ letters, digits or -_.~). Also read from KAMERA_TOKEN.")
     var token: String?
 
-    @Option(name: .long, help: "Data directory (default $XDG_DATA_HOME/kamera).")
+    @Option(name: .long, help: "Data directory: the results library (SQLite) and recordings (default $XDG_DATA_HOME/kamera).")
     var data: String?
 
     @Option(name: .long, parsing: .unconditional, help: "Largest request body in megabytes (default 32).")
@@ -41,11 +41,23 @@ struct ServeCommand: AsyncParsableCommand {
         name: .long, parsing: .unconditional, help: "Analyses running or waiting at once before callers get 503 (default 2 per core + 2).")
     var slots: Int?
 
+    @Option(name: .long, parsing: .unconditional, help: "Longest recording in seconds (default 300; the page may ask for less).")
+    var maxRecordSeconds = 300.0
+
+    @Option(name: .long, parsing: .unconditional, help: "Largest recording in megabytes (default 500).")
+    var maxRecordMb = 500
+
+    @Option(name: .long, parsing: .unconditional, help: "Stop recording when the data disk has fewer free megabytes (default 256).")
+    var minFreeMb = 256
+
     func validate() throws {
         guard maxBody > 0, maxMegapixels > 0 else { throw ValidationError("--max-body and --max-megapixels must be positive") }
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         if let slots, slots < 1 { throw ValidationError("--slots must be at least 1") }
-        try CommandFailure.validating { _ = try KameraServer(configuration: serverConfiguration) }
+        guard maxRecordSeconds > 0, maxRecordSeconds.isFinite, maxRecordMb > 0, minFreeMb >= 0 else {
+            throw ValidationError("--max-record-seconds and --max-record-mb must be positive, --min-free-mb not negative")
+        }
+        try CommandFailure.validating { try serverConfiguration.validate() }
     }
 
     var serverConfiguration: ServerConfiguration {
@@ -53,7 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let slots { limits.analysisSlots = slots }
         return ServerConfiguration(
             host: host, port: port, token: token ?? ProcessInfo.processInfo.environment["KAMERA_TOKEN"],
-            dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory, limits: limits)
+            dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory, limits: limits,
+            recordingLimits: RecordingLimits(
+                maximumDuration: maxRecordSeconds, maximumFileSize: Int64(maxRecordMb) << 20, minimumFreeDiskSpace: Int64(minFreeMb) << 20))
     }
 
     func run() async throws {

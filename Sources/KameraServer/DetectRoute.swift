@@ -9,6 +9,7 @@ import NIOCore
 struct DetectRoute: Sendable {
     let admission: AnalysisAdmission
     let limits: RequestLimits
+    let library: ResultsLibrary
 
     func respond(to request: Request, context: some RequestContext) async throws -> Response {
         let query = try DetectQuery(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
@@ -25,6 +26,10 @@ struct DetectRoute: Sendable {
                 return result
             }
         }
+        try await library.notePhoto(
+            PhotoEntry(
+                name: name, analysedAt: Date(), width: result.width ?? 0, height: result.height ?? 0, barcodes: result.barcodes?.count ?? 0,
+                faces: result.faces?.count ?? 0, textLines: result.text?.count ?? 0))
         return JSONResponse.make(try DetectionReport(results: [result]).json() + "\n")
     }
 }

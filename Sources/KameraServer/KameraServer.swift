@@ -13,17 +13,20 @@ import NIOCore
 public struct KameraServer: Sendable {
     public let configuration: ServerConfiguration
     let admission: AnalysisAdmission
+    let library: ResultsLibrary
 
     /// Checks the configuration (a public address needs a token) and prepares the server.
     public init(configuration: ServerConfiguration) throws {
         try configuration.validate()
         self.configuration = configuration
         admission = AnalysisAdmission(slots: configuration.limits.analysisSlots)
+        library = try ResultsLibrary(directory: configuration.dataDirectory)
     }
 
     /// Runs until SIGINT or SIGTERM; `onListening` gets the port once the server accepts
     /// connections (the chosen one when the configuration's port is 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        try await library.finishInterruptedRecordings()
         try await makeApplication(onListening: onListening).runService()
     }
 
@@ -37,7 +40,7 @@ public struct KameraServer: Sendable {
             server: .http1WebSocketUpgrade(
                 webSocketRouter: router,
                 // A frame is one camera picture (browsers send a message as one frame).
-                configuration: WebSocketServerConfiguration(maxFrameSize: configuration.limits.maximumFrameBytes + 4)),
+                configuration: .init(ws: WebSocketServerConfiguration(maxFrameSize: configuration.limits.maximumFrameBytes + 4))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "kamera"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
@@ -49,9 +52,10 @@ public struct KameraServer: Sendable {
             router.middlewares.add(AccessTokenMiddleware(token: token))
         }
         let limits = configuration.limits
-        let detect = DetectRoute(admission: admission, limits: limits)
+        let detect = DetectRoute(admission: admission, limits: limits, library: library)
         let generate = GenerateRoute(admission: admission, limits: limits)
-        let live = LiveSocket(admission: admission, limits: limits)
+        let live = LiveSocket(admission: admission, limits: limits, recordingLimits: configuration.recordingLimits, library: library)
+        let recordings = RecordingRoutes(library: library)
         router.post("/v1/detect") { request, context in try await detect.respond(to: request, context: context) }
         router.post("/v1/generate") { request, context in try await generate.respond(to: request, context: context) }
         router.ws("/v1/live") { _, _ in
@@ -59,6 +63,11 @@ public struct KameraServer: Sendable {
         } onUpgrade: { inbound, outbound, _ in
             try await live.run(inbound: inbound, outbound: outbound)
         }
+        router.get("/v1/recordings") { _, _ in try await recordings.list() }
+        router.get("/v1/recordings/{id}/movie") { request, context in try await recordings.movie(request, context: context) }
+        router.get("/v1/recordings/{id}/thumbnail") { _, context in try await recordings.thumbnail(context: context) }
+        router.delete("/v1/recordings/{id}") { _, context in try await recordings.delete(context: context) }
+        router.get("/v1/codes") { request, _ in try await recordings.codes(request) }
         router.get("/healthz") { _, _ in
             JSONResponse.make(
                 #"{"status":"ok","analysisSlots":\#(admission.slots),"analysesRunning":\#(admission.inUse)}"# + "\n")

@@ -4,7 +4,7 @@ import KameraReports
 
 /// The JSON message the server sends for each live frame it analysed: the client's frame
 /// number, the frame's size, how long the analysis took and how many frames were dropped
-/// so far (latest frame wins), then `kamera scan`'s record for the frame (faces with IDs,
+/// so far (latest frame wins) and the recording's length while recording, then `kamera scan`'s record for the frame (faces with IDs,
 /// codes with keys, events) and, when asked, text boxes.
 struct LiveFrameResult: Encodable {
     struct Head: Encodable {
@@ -13,6 +13,8 @@ struct LiveFrameResult: Encodable {
         var height: Int
         var analysisMs: Double
         var dropped: Int
+        /// Seconds recorded so far, while recording.
+        var recording: Double?
     }
 
     struct Tail: Encodable {

@@ -4,15 +4,43 @@ import KameraReports
 import Synchronization
 
 /// One live connection's state: its `LiveScanner` (faces keep their IDs, codes their keys
-/// across frames) and the options the page chose.
+/// across frames), the options the page chose, and the recording it may be writing.
 ///
-/// `@unchecked Sendable`: the scanner is not thread-safe, and it is only touched inside
-/// `analyse`, which the connection calls for one frame at a time (the next frame waits for
-/// the previous result), on whichever analysis thread is free.
+/// `@unchecked Sendable`: the scanner and the recorder are not thread-safe, and they are only
+/// touched inside `analyse` and `closeRecording`, which the connection calls for one frame at
+/// a time (the next call waits for the previous one), on whichever analysis thread is free.
+/// What other tasks change (options, recording requests) goes through `requests`.
 final class LiveSession: @unchecked Sendable {
-    private let options = Mutex(LiveOptions())
+    /// What the analysis of one frame produced: the message for the page, and what the
+    /// connection should note in the results library.
+    struct Outcome: Sendable {
+        var message: String
+        var appearedFaces: [Int] = []
+        var lostFaces: [Int] = []
+        var newCodes: [BarcodeRecord] = []
+        /// A recording that ended at this frame (a limit, or the page's stop).
+        var finishedRecording: FinishedRecording?
+    }
+
+    struct FinishedRecording: Sendable {
+        var id: String
+        var width: Int
+        var height: Int
+        /// nil when it ended before its first frame (nothing was written).
+        var summary: RecordingSummary?
+    }
+
+    private struct Requests {
+        var options = LiveOptions()
+        var recording: (id: String, url: URL, limits: RecordingLimits)?
+        var stopRecording = false
+    }
+
+    let id = UUID().uuidString
+    private let requests = Mutex(Requests())
     private var scanner: LiveScanner?
     private var scannerOptions: LiveOptions?
+    private var recorder: (id: String, recorder: MovieRecorder)?
     private let started = ContinuousClock.now
     private let maximumPixelCount: Int
 
@@ -22,30 +50,100 @@ final class LiveSession: @unchecked Sendable {
 
     /// Takes new options; the scanner is rebuilt at the next frame if they changed.
     func update(_ new: LiveOptions) {
-        options.withLock { $0 = new }
+        requests.withLock { $0.options = new }
     }
 
-    /// Decodes and scans one frame (JPEG, WebP or PNG bytes) received now; returns the
-    /// result message's JSON (encoded here, on the analysis thread).
-    func analyse(id: UInt32, image data: Data, dropped: Int) throws -> String {
+    /// Whether a recording was asked for and has not ended.
+    var isRecording: Bool { requests.withLock { $0.recording != nil } }
+
+    /// Starts recording the analysed frames into `url` from the next frame on.
+    func startRecording(id: String, url: URL, limits: RecordingLimits) {
+        requests.withLock {
+            $0.recording = (id, url, limits)
+            $0.stopRecording = false
+        }
+    }
+
+    /// Ends the recording at the next frame.
+    func stopRecording() {
+        requests.withLock { $0.stopRecording = true }
+    }
+
+    /// Decodes and scans one frame (JPEG, WebP or PNG bytes) received now, and records it
+    /// when recording; the page's message is encoded here, on the analysis thread.
+    func analyse(id frameID: UInt32, image data: Data, dropped: Int) throws -> Outcome {
         let began = ContinuousClock.now
-        let wanted = options.withLock { $0 }
-        if scanner == nil || scannerOptions != wanted {
-            scanner = try LiveScanner(configuration: wanted.scannerConfiguration)
-            scannerOptions = wanted
+        let wanted = requests.withLock { $0 }
+        if scanner == nil || scannerOptions != wanted.options {
+            scanner = try LiveScanner(configuration: wanted.options.scannerConfiguration)
+            scannerOptions = wanted.options
         }
         let image = try ImageDecoder.decode(
             data, path: "live frame", options: ImageDecodingOptions(maximumPixelCount: maximumPixelCount, acceptsDamagedData: true))
         let time = (began - started) / .seconds(1)
         let scan = try scanner!.scan(image.pixelBuffer, at: time)
         var text: [TextRecord]?
-        if wanted.text {
+        if wanted.options.text {
             text = try DetectTextRectanglesRequest().perform(in: ImageAnalysisContext(image)).map(TextRecord.init)
         }
+        var outcome = Outcome(message: "")
+        outcome.finishedRecording = try record(image.pixelBuffer, at: time, requests: wanted)
+        for event in scan.events {
+            switch (event.kind, event.type) {
+            case (.face, .appeared): outcome.appearedFaces += Int(event.id).map { [$0] } ?? []
+            case (.face, .lost): outcome.lostFaces += Int(event.id).map { [$0] } ?? []
+            case (.barcode, .appeared):
+                outcome.newCodes += scan.barcodes.filter { $0.key == event.id }.map { BarcodeRecord($0.observation) }
+            default: break
+            }
+        }
         let elapsed = (ContinuousClock.now - began) / .milliseconds(1)
-        return try LiveFrameResult(
-            head: .init(id: id, width: image.width, height: image.height, analysisMs: (elapsed * 10).rounded() / 10, dropped: dropped),
+        outcome.message = try LiveFrameResult(
+            head: .init(
+                id: frameID, width: image.width, height: image.height, analysisMs: (elapsed * 10).rounded() / 10, dropped: dropped,
+                recording: recorder.map { $0.recorder.recordedDuration }),
             scan: ScanRecord(scan, includesRectangles: false), tail: .init(text: text)
         ).json()
+        return outcome
+    }
+
+    /// Writes the frame into the recording (starting it on its first frame), and ends the
+    /// recording when a limit or the page says so.
+    private func record(_ frame: PixelBuffer, at time: Double, requests wanted: Requests) throws -> FinishedRecording? {
+        guard let request = wanted.recording else { return nil }
+        if wanted.stopRecording { return try closeRecording() }
+        if recorder == nil {
+            let settings = RecordingSettings(
+                width: frame.width, height: frame.height, frameRate: 30, maximumDuration: request.limits.maximumDuration,
+                maximumFileSize: request.limits.maximumFileSize, minimumFreeDiskSpace: request.limits.minimumFreeDiskSpace)
+            do {
+                recorder = (request.id, try MovieRecorder(url: request.url, settings: settings))
+            } catch {
+                // Nothing can be recorded (odd frame size, unwritable disk): end it here.
+                requests.withLock { $0.recording = nil }
+                return FinishedRecording(id: request.id, width: frame.width, height: frame.height, summary: nil)
+            }
+        }
+        if try recorder!.recorder.append(frame, at: time) { return nil }
+        return try closeRecording()
+    }
+
+    /// Finishes the recording being written, if any (the page stopped it, a limit was hit,
+    /// or the connection closed).
+    func closeRecording() throws -> FinishedRecording? {
+        let request = requests.withLock { state -> (id: String, url: URL, limits: RecordingLimits)? in
+            defer { (state.recording, state.stopRecording) = (nil, false) }
+            return state.recording
+        }
+        guard let request else { return nil }
+        guard let (id, movie) = recorder else { return FinishedRecording(id: request.id, width: 0, height: 0, summary: nil) }
+        recorder = nil
+        let summary: RecordingSummary?
+        do {
+            summary = try movie.finish()
+        } catch let error as KameraError where error.code == .nothingRecorded {
+            summary = nil
+        }
+        return FinishedRecording(id: id, width: movie.settings.width, height: movie.settings.height, summary: summary)
     }
 }

@@ -8,13 +8,17 @@ import NIOCore
 /// JSON message (`LiveFrameResult`).
 ///
 /// Client to server: binary messages, a 4-byte little-endian frame number then the JPEG, WebP
-/// or PNG bytes; text messages set `LiveOptions`. Frames are analysed one at a time per
-/// connection; while one is being analysed, only the newest waiting frame is kept (latest
-/// frame wins), and a frame is also dropped when every analysis slot in the server is taken.
-/// A frame that cannot be decoded gets `{"id":N,"error":{…}}` and the stream goes on.
+/// or PNG bytes; text messages set `LiveOptions` or start and stop a recording
+/// (`LiveCommand`). Frames are analysed one at a time per connection; while one is being
+/// analysed, only the newest waiting frame is kept (latest frame wins), and a frame is also
+/// dropped when every analysis slot in the server is taken. A frame that cannot be decoded
+/// gets `{"id":N,"error":{…}}` and the stream goes on. A recording that ends is announced
+/// as `{"recording":{…}}` (the entry `GET /v1/recordings` lists).
 struct LiveSocket: Sendable {
     let admission: AnalysisAdmission
     let limits: RequestLimits
+    let recordingLimits: RecordingLimits
+    let library: ResultsLibrary
 
     struct Frame: Sendable {
         var id: UInt32
@@ -30,6 +34,9 @@ struct LiveSocket: Sendable {
                 for await frame in frames {
                     try await analyse(frame, session: session, dropped: dropped, outbound: outbound)
                 }
+                // The page went away: a recording in progress ends with what it has.
+                let finished = try await AnalysisExecutor.run { try session.closeRecording() }
+                if let finished { try? await conclude(finished, reason: "disconnected", outbound: nil) }
             }
             defer { waiting.finish() }
             for try await message in inbound.messages(maxSize: limits.maximumFrameBytes) {
@@ -37,28 +44,16 @@ struct LiveSocket: Sendable {
                 case .binary(let buffer):
                     guard buffer.readableBytes > 4, let id = buffer.getInteger(at: buffer.readerIndex, endianness: .little, as: UInt32.self)
                     else {
-                        try await outbound.write(
-                            .text(
-                                try Self.errorMessage(
-                                    id: nil,
-                                    APIError.badRequest(
-                                        "a frame is a 4-byte frame number then an image", hint: "see /openapi.json"))))
+                        try await send(
+                            error: APIError.badRequest("a frame is a 4-byte frame number then an image", hint: "see /openapi.json"),
+                            id: nil,
+                            outbound)
                         continue
                     }
                     let image = Data(buffer.readableBytesView.dropFirst(4))
                     if case .dropped = waiting.yield(Frame(id: id, image: image)) { dropped.add() }
                 case .text(let text):
-                    do {
-                        session.update(try JSONDecoder().decode(LiveOptions.self, from: Data(text.utf8)))
-                    } catch {
-                        try await outbound.write(
-                            .text(
-                                try Self.errorMessage(
-                                    id: nil,
-                                    APIError.badRequest(
-                                        "options must be JSON like {\"faces\":true,\"landmarks\":false,\"codes\":true,\"text\":false}",
-                                        hint: error.localizedDescription))))
-                    }
+                    try await command(text, session: session, outbound: outbound)
                 }
             }
             waiting.finish()
@@ -66,8 +61,39 @@ struct LiveSocket: Sendable {
         }
     }
 
+    private func command(_ text: String, session: LiveSession, outbound: WebSocketOutboundWriter) async throws {
+        let command: LiveCommand
+        do {
+            command = try LiveCommand(json: text)
+        } catch {
+            try await send(
+                error: APIError.badRequest(
+                    #"a text message is options such as {"faces":true,"landmarks":false,"codes":true,"text":false} or {"record":"start"}"#,
+                    hint: "\(error)"), id: nil, outbound)
+            return
+        }
+        switch command {
+        case .options(let options):
+            session.update(options)
+        case .record(let record) where record.record == .start:
+            guard !session.isRecording else {
+                try await send(error: APIError.badRequest("already recording", hint: #"send {"record":"stop"} first"#), id: nil, outbound)
+                return
+            }
+            // Listed before its first frame, so a crash cannot lose it.
+            let entry = RecordingEntry(
+                id: UUID().uuidString, startedAt: Date(), width: 0, height: 0, duration: 0, frames: 0, bytes: 0, stopReason: nil,
+                complete: false, hasThumbnail: false)
+            try await library.insert(entry)
+            session.startRecording(id: entry.id, url: library.movieURL(entry), limits: recordingLimits.lowered(to: record))
+        case .record:
+            session.stopRecording()
+        }
+    }
+
     private func analyse(_ frame: Frame, session: LiveSession, dropped: DropCounter, outbound: WebSocketOutboundWriter) async throws {
         let droppedSoFar = dropped.count
+        let outcome: LiveSession.Outcome
         do {
             guard
                 let result = try await admission.runIfFree({ try session.analyse(id: frame.id, image: frame.image, dropped: droppedSoFar) })
@@ -75,10 +101,56 @@ struct LiveSocket: Sendable {
                 dropped.add()
                 return
             }
-            try await outbound.write(.text(result))
+            outcome = result
         } catch let error as KameraError {
-            try await outbound.write(.text(try Self.errorMessage(id: frame.id, APIError(error))))
+            try await send(error: APIError(error), id: frame.id, outbound)
+            return
         }
+        try await outbound.write(.text(outcome.message))
+        let now = Date()
+        for code in outcome.newCodes {
+            try await library.noteCode(
+                CodeSighting(
+                    session: session.id, symbology: code.symbology, payload: code.payload, payloadBase64: code.payloadBase64, firstSeen: now
+                ))
+        }
+        for face in outcome.appearedFaces { try await library.noteFaceAppeared(session: session.id, faceID: face, at: now) }
+        for face in outcome.lostFaces { try await library.noteFaceLost(session: session.id, faceID: face, at: now) }
+        if let finished = outcome.finishedRecording { try await conclude(finished, reason: nil, outbound: outbound) }
+    }
+
+    /// Finishes a recording's entry: measured, with its thumbnail, announced to the page; an
+    /// entry for a recording that got no frame is removed.
+    private func conclude(_ finished: LiveSession.FinishedRecording, reason: String?, outbound: WebSocketOutboundWriter?) async throws {
+        guard var entry = try await library.recording(id: finished.id) else { return }
+        guard let summary = finished.summary else {
+            _ = try await library.deleteRecording(id: finished.id)
+            if let outbound {
+                try await send(
+                    error: APIError(
+                        .badRequest, code: "nothingRecorded", message: "the recording ended before its first frame",
+                        hint: "record for longer"),
+                    id: nil, outbound)
+            }
+            return
+        }
+        entry.width = finished.width
+        entry.height = finished.height
+        entry.duration = summary.duration
+        entry.frames = summary.frames
+        entry.bytes = summary.bytes
+        entry.stopReason = reason ?? summary.stopReason.rawValue
+        entry.complete = true
+        let movie = library.movieURL(entry), thumbnail = library.thumbnailURL(entry)
+        entry.hasThumbnail = (try? await AnalysisExecutor.run { try ResultsLibrary.writeThumbnail(of: movie, to: thumbnail) }) != nil
+        try await library.update(entry)
+        if let outbound {
+            try await outbound.write(.text(try JSONValueEncoder.encode(["recording": entry.listing]).compact()))
+        }
+    }
+
+    private func send(error: APIError, id: UInt32?, _ outbound: WebSocketOutboundWriter) async throws {
+        try await outbound.write(.text(try Self.errorMessage(id: id, error)))
     }
 
     static func errorMessage(id: UInt32?, _ error: APIError) throws -> String {

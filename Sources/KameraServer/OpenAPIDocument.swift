@@ -116,11 +116,45 @@ enum OpenAPIDocument {
             "/v1/live": {
               "get": {
                 "summary": "WebSocket: live analysis of camera frames",
-                "description": "Upgrade to a WebSocket. Send binary messages of a 4-byte little-endian frame number followed by a JPEG, WebP or PNG frame, and text messages {\"faces\":bool,\"landmarks\":bool,\"codes\":bool,\"text\":bool} to choose detectors. Each analysed frame is answered with one JSON text message: id, width, height, analysisMs, dropped, then kamera scan's record (t, frame, faces with faceID, barcodes with key and state, events) and text when asked. Frames are analysed one at a time per connection; while one is analysed only the newest is kept.",
+                "description": "Upgrade to a WebSocket. Send binary messages of a 4-byte little-endian frame number followed by a JPEG, WebP or PNG frame, and text messages {\"faces\":bool,\"landmarks\":bool,\"codes\":bool,\"text\":bool} to choose detectors or {\"record\":\"start\",\"maxSeconds\":N,\"maxMegabytes\":N} / {\"record\":\"stop\"} to record the analysed frames (a recording that ends is announced as {\"recording\":{…}}). Each analysed frame is answered with one JSON text message: id, width, height, analysisMs, dropped, then kamera scan's record (t, frame, faces with faceID, barcodes with key and state, events) and text when asked. Frames are analysed one at a time per connection; while one is analysed only the newest is kept.",
                 "responses": {
                   "101": {"description": "switching to the WebSocket protocol"},
                   "401": {"$ref": "#/components/responses/Unauthorized"}
                 }
+              }
+            },
+            "/v1/recordings": {
+              "get": {
+                "summary": "Recordings made from live sessions, newest first",
+                "responses": {"200": {"description": "{\"recordings\":[{id, startedAt, width, height, duration, frames, bytes, stopReason, complete, movie, thumbnail}]}", "content": {"application/json": {}}}, "401": {"$ref": "#/components/responses/Unauthorized"}}
+              }
+            },
+            "/v1/recordings/{id}": {
+              "delete": {
+                "summary": "Delete a recording and its files",
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "responses": {"204": {"description": "deleted"}, "404": {"description": "no such recording", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+              }
+            },
+            "/v1/recordings/{id}/movie": {
+              "get": {
+                "summary": "The recording's fragmented MP4 (byte ranges supported)",
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}, {"name": "Range", "in": "header", "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "the movie", "content": {"video/mp4": {}}}, "206": {"description": "the requested range", "content": {"video/mp4": {}}}, "404": {"description": "no such recording", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+              }
+            },
+            "/v1/recordings/{id}/thumbnail": {
+              "get": {
+                "summary": "The recording's thumbnail (at most 100 pixels wide, rotation applied)",
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "PNG", "content": {"image/png": {}}}, "404": {"description": "no such recording or no thumbnail", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+              }
+            },
+            "/v1/codes": {
+              "get": {
+                "summary": "Codes first seen in live sessions, newest first (one per session, symbology and payload)",
+                "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "default": 1000}}],
+                "responses": {"200": {"description": "{\"codes\":[{session, symbology, payload, payloadBase64, firstSeen}]}", "content": {"application/json": {}}}, "400": {"$ref": "#/components/responses/BadRequest"}}
               }
             },
             "/healthz": {

@@ -15,6 +15,7 @@ enum PageHTML {
           <nav>
             <button id="tab-live" class="tab active" data-view="live">Live</button>
             <button id="tab-photo" class="tab" data-view="photo">Photo</button>
+            <button id="tab-gallery" class="tab" data-view="gallery">Gallery</button>
           </nav>
           <span id="status" class="status">idle</span>
         </header>
@@ -34,6 +35,23 @@ enum PageHTML {
               <label><input type="checkbox" id="opt-landmarks"> landmarks</label>
               <label><input type="checkbox" id="opt-codes" checked> codes</label>
               <label><input type="checkbox" id="opt-text"> text</label>
+              <label>Limit
+                <select id="record-seconds">
+                  <option value="10">10 s</option>
+                  <option value="30" selected>30 s</option>
+                  <option value="60">1 min</option>
+                  <option value="300">5 min</option>
+                </select>
+              </label>
+              <label>max
+                <select id="record-megabytes">
+                  <option value="10">10 MB</option>
+                  <option value="50" selected>50 MB</option>
+                  <option value="200">200 MB</option>
+                </select>
+              </label>
+              <button id="record" disabled>● Record</button>
+              <span id="recording-state" class="recording"></span>
               <span class="stats">fps <b id="fps">–</b> · latency <b id="latency">–</b> ms · dropped <b id="dropped">0</b></span>
             </div>
             <div class="stage">
@@ -70,6 +88,13 @@ enum PageHTML {
             </div>
             <p id="photo-summary" class="summary"></p>
             <details><summary>JSON</summary><pre id="photo-json"></pre></details>
+          </section>
+          <section id="view-gallery" class="view hidden">
+            <div class="controls"><button id="refresh-gallery">Refresh</button> <span id="gallery-summary"></span></div>
+            <div class="gallery-stage">
+              <ol id="gallery" class="gallery"></ol>
+              <video id="player" controls playsinline class="hidden"></video>
+            </div>
           </section>
         </main>
         <script src="/app.js"></script>

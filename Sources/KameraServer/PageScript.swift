@@ -10,6 +10,7 @@ enum PageScript {
         const state = window.kamera = {
           connected: false, frames: 0, results: 0, dropped: 0, fps: 0, latencyMs: 0,
           faces: {}, codesShown: {}, history: [], lastResult: null, photoResult: null,
+          recording: false, recordings: [], lastRecording: null,
         };
 
         // Tabs.
@@ -17,6 +18,7 @@ enum PageScript {
           tab.addEventListener("click", () => {
             for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t === tab);
             for (const v of document.querySelectorAll(".view")) v.classList.toggle("hidden", v.id !== "view-" + tab.dataset.view);
+            if (tab.dataset.view === "gallery") loadGallery();
           });
         }
 
@@ -63,14 +65,15 @@ enum PageScript {
           socket.onclose = () => { state.connected = false; setStatus("disconnected"); };
           socket.onerror = () => setStatus("connection error");
           socket.onmessage = (event) => received(JSON.parse(event.data));
-          $("start").disabled = true; $("stop").disabled = false;
+          $("start").disabled = true; $("stop").disabled = false; $("record").disabled = false;
         }
 
         function stop() {
           if (socket) socket.close();
           if (stream) stream.getTracks().forEach((t) => t.stop());
           socket = null; stream = null; inFlight.clear();
-          $("start").disabled = false; $("stop").disabled = true;
+          $("start").disabled = false; $("stop").disabled = true; $("record").disabled = true;
+          setRecording(false);
           setStatus("idle");
         }
 
@@ -96,6 +99,7 @@ enum PageScript {
         }
 
         function received(message) {
+          if (message.recording && typeof message.recording === "object") { recordingFinished(message.recording); return; }
           if (message.error) {
             setStatus(message.error.message);
             if (message.id) inFlight.delete(message.id);
@@ -114,6 +118,7 @@ enum PageScript {
           state.dropped = message.dropped;
           state.lastResult = message;
           $("fps").textContent = state.fps; $("latency").textContent = state.latencyMs; $("dropped").textContent = message.dropped;
+          if (typeof message.recording === "number") $("recording-state").textContent = "● REC " + message.recording.toFixed(1) + " s";
           drawFaces($("faces"), message.faces, message.width, true);
           drawLive(message, now, sent && sent.frame);
           pump();
@@ -266,6 +271,57 @@ enum PageScript {
         $("export-csv").addEventListener("click", () => download("kamera-scans.csv", "text/csv", historyCSV()));
         $("export-json").addEventListener("click", () => download("kamera-scans.json", "application/json", JSON.stringify(historyRows(), null, 2)));
         $("clear-history").addEventListener("click", () => { state.history = []; $("history").innerHTML = ""; });
+        // Recording: the server writes the frames it analyses into a crash-safe movie, within
+        // the chosen limits (and its own), and announces it when it ends.
+        function setRecording(on) {
+          state.recording = on;
+          $("record").textContent = on ? "■ Stop recording" : "● Record";
+          if (!on) $("recording-state").textContent = "";
+        }
+        $("record").addEventListener("click", () => {
+          if (!socket || socket.readyState !== 1) return;
+          if (state.recording) {
+            socket.send(JSON.stringify({ record: "stop" }));
+          } else {
+            socket.send(JSON.stringify({ record: "start", maxSeconds: Number($("record-seconds").value), maxMegabytes: Number($("record-megabytes").value) }));
+            setRecording(true);
+            $("recording-state").textContent = "● REC";
+          }
+        });
+        function recordingFinished(entry) {
+          state.lastRecording = entry;
+          setRecording(false);
+          setStatus("recorded " + entry.duration.toFixed(1) + " s (" + entry.stopReason + ")");
+          loadGallery();
+        }
+
+        // Gallery: recordings with their thumbnails, played in the page.
+        async function loadGallery() {
+          const response = await fetch("/v1/recordings");
+          if (!response.ok) return;
+          state.recordings = (await response.json()).recordings;
+          const list = $("gallery");
+          list.innerHTML = "";
+          for (const r of state.recordings) {
+            const li = document.createElement("li");
+            li.dataset.id = r.id;
+            if (r.thumbnail) { const img = document.createElement("img"); img.src = r.thumbnail; img.alt = "thumbnail"; li.appendChild(img); }
+            const meta = document.createElement("div");
+            meta.className = "meta";
+            meta.textContent = new Date(r.startedAt).toLocaleString() + " · " + r.duration.toFixed(1) + " s · " + (r.bytes / 1048576).toFixed(1) + " MB · " + r.stopReason;
+            li.appendChild(meta);
+            const play = document.createElement("button");
+            play.textContent = "Play"; play.className = "play";
+            play.addEventListener("click", () => { const p = $("player"); p.classList.remove("hidden"); p.src = r.movie; p.play().catch(() => {}); });
+            const remove = document.createElement("button");
+            remove.textContent = "Delete";
+            remove.addEventListener("click", async () => { await fetch("/v1/recordings/" + r.id, { method: "DELETE" }); loadGallery(); });
+            li.append(play, remove);
+            list.appendChild(li);
+          }
+          $("gallery-summary").textContent = state.recordings.length + " recordings";
+        }
+        $("refresh-gallery").addEventListener("click", loadGallery);
         $("start").addEventListener("click", start);
         $("stop").addEventListener("click", stop);
         listCameras();

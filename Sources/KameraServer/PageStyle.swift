@@ -37,6 +37,13 @@ enum PageStyle {
         #photo-box { margin: 0 1em; }
         .summary { padding: 0 1em; }
         pre { white-space: pre-wrap; padding: 0 1em; font-size: 12px; }
+        .recording { color: #f44; font-weight: bold; min-width: 6em; }
+        .gallery-stage { display: flex; gap: 1em; padding: 0 1em 1em; align-items: flex-start; }
+        .gallery { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: .5em; width: 26em; }
+        .gallery li { display: flex; gap: .6em; align-items: center; background: #1a1a1a; padding: .4em; border-radius: 4px; }
+        .gallery img { width: 100px; height: auto; background: #000; }
+        .gallery .meta { flex: 1; }
+        #player { flex: 1; max-width: 960px; background: #000; }
         .hidden { display: none !important; }
         .file input { margin-left: .4em; }
         """#

@@ -13,11 +13,14 @@ public struct ServerConfiguration: Sendable {
     /// Where recordings and the results library live.
     public var dataDirectory: URL
     public var limits: RequestLimits
+    public var recordingLimits: RecordingLimits
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
-        dataDirectory: URL = ServerConfiguration.defaultDataDirectory, limits: RequestLimits = RequestLimits()
+        dataDirectory: URL = ServerConfiguration.defaultDataDirectory, limits: RequestLimits = RequestLimits(),
+        recordingLimits: RecordingLimits = RecordingLimits()
     ) {
+        self.recordingLimits = recordingLimits
         self.host = host
         self.port = port
         self.token = token
@@ -55,5 +58,6 @@ public struct ServerConfiguration: Sendable {
                 "refusing to listen on \(host) without --token: anyone who can reach it could use the server")
         }
         try limits.validate()
+        try recordingLimits.validate()
     }
 }

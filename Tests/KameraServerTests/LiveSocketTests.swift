@@ -13,8 +13,8 @@ import WSClient
 /// `/v1/live` over a real WebSocket on loopback: frames of a face and a code moving through a
 /// real photo, one at a time and all at once.
 @Suite struct LiveSocketTests {
-    func server() throws -> KameraServer {
-        try KameraServer(configuration: ServerConfiguration(port: 0, dataDirectory: FileManager.default.temporaryDirectory))
+    func server(data: URL = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-live-\(UUID())")) throws -> KameraServer {
+        try KameraServer(configuration: ServerConfiguration(port: 0, dataDirectory: data))
     }
 
     static func message(_ id: UInt32, _ image: Data) -> ByteBuffer {
@@ -88,5 +88,67 @@ import WSClient
                 try await outbound.close(.normalClosure, reason: nil)
             }
         }
+    }
+
+    @Test(
+        "Recording: start, frames, stop → a finished movie with a thumbnail in the gallery, playable with ranges, deletable; codes and faces are in the library"
+    )
+    func recording() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-live-\(UUID())")
+        let server = try server(data: data)
+        let frames = try (0..<8).map { try ServerTestMedia.jpeg(try ServerTestMedia.frame($0)) }
+        _ = try await server.makeApplication().test(.live) { client in
+            try await client.ws("/v1/live", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 22)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                try await outbound.write(.text(#"{"record":"start","maxSeconds":60}"#))
+                for (index, frame) in frames.enumerated() {
+                    try await outbound.write(.binary(Self.message(UInt32(index + 1), frame)))
+                    let result = try Self.decode(try await messages.next())
+                    #expect(result["recording"] as? Double != nil, "frame \(index) should report the recording's length")
+                }
+                try await outbound.write(.text(#"{"record":"stop"}"#))
+                try await outbound.write(.binary(Self.message(99, frames[0])))
+                var finished: [String: Any]?
+                while finished == nil {
+                    let message = try Self.decode(try await messages.next())
+                    finished = message["recording"] as? [String: Any]
+                }
+                #expect(finished?["frames"] as? Int == frames.count)
+                #expect(finished?["stopReason"] as? String == "finished")
+                #expect(finished?["complete"] as? Bool == true)
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            let list = try await client.execute(uri: "/v1/recordings", method: .get) { response in
+                try #require(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [[String: Any]]])["recordings"]
+            }
+            let entry = try #require(list?.first)
+            #expect(list?.count == 1)
+            #expect(entry["width"] as? Int == 640 && entry["height"] as? Int == 480)
+            let id = try #require(entry["id"] as? String)
+            let thumbnail = try await client.execute(uri: "/v1/recordings/\(id)/thumbnail", method: .get) { Data(buffer: $0.body) }
+            let image = try ImageDecoder.decode(thumbnail)
+            #expect(image.width == 100 && image.height == 75)
+            try await client.execute(uri: "/v1/recordings/\(id)/movie", method: .get, headers: [.range: "bytes=0-99"]) { response in
+                #expect(response.status == .partialContent)
+                #expect(response.body.readableBytes == 100)
+                #expect(response.headers[.contentRange]?.hasPrefix("bytes 0-99/") == true)
+            }
+            let movie = try await client.execute(uri: "/v1/recordings/\(id)/movie", method: .get) { Data(buffer: $0.body) }
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-live-\(UUID()).mp4")
+            try movie.write(to: path)
+            let reader = try MovieReader(path: path.path)
+            var decoded = 0
+            while try reader.nextFrame() != nil { decoded += 1 }
+            #expect(decoded == frames.count)
+            let codes = try await client.execute(uri: "/v1/codes", method: .get) { response in
+                try #require(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [[String: Any]]])["codes"]
+            }
+            #expect(codes?.map { $0["payload"] as? String } == [ServerTestMedia.qrPayload])
+            try await client.execute(uri: "/v1/recordings/\(id)", method: .delete) { #expect($0.status == .noContent) }
+            try await client.execute(uri: "/v1/recordings/\(id)/movie", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/v1/recordings/\(id)", method: .delete) { #expect($0.status == .notFound) }
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("recordings").path)
+        #expect(left.isEmpty)
     }
 }

@@ -1,0 +1,180 @@
+import Foundation
+import GRDB
+import Kamera
+
+/// The server's results library: SQLite through GRDB in the data directory (WAL, one
+/// writer), beside the recordings' movies and thumbnails. What it has acknowledged survives
+/// a killed server; a recording being written when the server died is still playable (the
+/// movie is fragmented) and is finished and listed at the next start.
+final class ResultsLibrary: Sendable {
+    let directory: URL
+    let recordingsDirectory: URL
+    private let pool: DatabasePool
+
+    init(directory: URL) throws {
+        self.directory = directory
+        recordingsDirectory = directory.appendingPathComponent("recordings", isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: recordingsDirectory, withIntermediateDirectories: true)
+            pool = try DatabasePool(path: directory.appendingPathComponent("kamera.sqlite").path)
+            try Self.migrator.migrate(pool)
+        } catch let error as KameraError {
+            throw error
+        } catch {
+            throw KameraError.writeFailed(path: directory.path, reason: "cannot open the results library: \(error)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: RecordingEntry.databaseTableName) { t in
+                t.primaryKey("id", .text)
+                t.column("startedAt", .datetime).notNull()
+                t.column("width", .integer).notNull()
+                t.column("height", .integer).notNull()
+                t.column("duration", .double).notNull()
+                t.column("frames", .integer).notNull()
+                t.column("bytes", .integer).notNull()
+                t.column("stopReason", .text)
+                t.column("complete", .boolean).notNull()
+                t.column("hasThumbnail", .boolean).notNull()
+            }
+            try db.create(table: CodeSighting.databaseTableName) { t in
+                t.autoIncrementedPrimaryKey("rowid")
+                t.column("session", .text).notNull()
+                t.column("symbology", .text).notNull()
+                t.column("payload", .text)
+                t.column("payloadBase64", .text).notNull()
+                t.column("firstSeen", .datetime).notNull()
+                t.uniqueKey(["session", "symbology", "payloadBase64"], onConflict: .ignore)
+            }
+            try db.create(table: FaceTrackEntry.databaseTableName) { t in
+                t.autoIncrementedPrimaryKey("rowid")
+                t.column("session", .text).notNull()
+                t.column("faceID", .integer).notNull()
+                t.column("appearedAt", .datetime).notNull()
+                t.column("lostAt", .datetime)
+            }
+            try db.create(table: PhotoEntry.databaseTableName) { t in
+                t.autoIncrementedPrimaryKey("rowid")
+                t.column("name", .text).notNull()
+                t.column("analysedAt", .datetime).notNull()
+                t.column("width", .integer).notNull()
+                t.column("height", .integer).notNull()
+                t.column("barcodes", .integer).notNull()
+                t.column("faces", .integer).notNull()
+                t.column("textLines", .integer).notNull()
+            }
+        }
+        return migrator
+    }
+
+    // MARK: Recordings
+
+    func movieURL(_ entry: RecordingEntry) -> URL { recordingsDirectory.appendingPathComponent(entry.movieName) }
+    func thumbnailURL(_ entry: RecordingEntry) -> URL { recordingsDirectory.appendingPathComponent(entry.thumbnailName) }
+
+    /// Lists a recording as being written, before its first frame, so a crash cannot lose it.
+    func insert(_ entry: RecordingEntry) async throws {
+        try await pool.write { db in try entry.insert(db) }
+    }
+
+    func update(_ entry: RecordingEntry) async throws {
+        try await pool.write { db in try entry.update(db) }
+    }
+
+    func recordings() async throws -> [RecordingEntry] {
+        try await pool.read { db in try RecordingEntry.order(Column("startedAt").desc).fetchAll(db) }
+    }
+
+    func recording(id: String) async throws -> RecordingEntry? {
+        try await pool.read { db in try RecordingEntry.fetchOne(db, key: id) }
+    }
+
+    /// Deletes the row, then the movie and thumbnail; false when there is no such recording.
+    func deleteRecording(id: String) async throws -> Bool {
+        guard
+            let entry = try await pool.write({ db -> RecordingEntry? in
+                guard let entry = try RecordingEntry.fetchOne(db, key: id) else { return nil }
+                try entry.delete(db)
+                return entry
+            })
+        else { return false }
+        try? FileManager.default.removeItem(at: movieURL(entry))
+        try? FileManager.default.removeItem(at: thumbnailURL(entry))
+        return true
+    }
+
+    /// Recordings left unfinished by a server that stopped while writing them: the movie
+    /// (fragmented, so playable up to its last fragment) is measured, gets its thumbnail and
+    /// is listed as interrupted; one without a readable frame is removed.
+    func finishInterruptedRecordings() async throws {
+        let open = try await pool.read { db in try RecordingEntry.filter(Column("complete") == false).fetchAll(db) }
+        for var entry in open {
+            let movie = movieURL(entry)
+            guard let reader = try? MovieReader(path: movie.path), let frames = Self.countFrames(reader), frames > 0 else {
+                try? FileManager.default.removeItem(at: movie)
+                let doomed = entry
+                try await pool.write { db in _ = try doomed.delete(db) }
+                continue
+            }
+            entry.duration = reader.duration ?? entry.duration
+            entry.frames = frames
+            entry.bytes = (try? FileManager.default.attributesOfItem(atPath: movie.path)[.size] as? Int64) ?? entry.bytes
+            entry.stopReason = "interrupted"
+            entry.complete = true
+            entry.hasThumbnail = (try? Self.writeThumbnail(of: movie, to: thumbnailURL(entry))) != nil
+            try await update(entry)
+        }
+    }
+
+    /// The frames that can be decoded (up to the last complete fragment); nil when none can.
+    private static func countFrames(_ reader: MovieReader) -> Int? {
+        var count = 0
+        while (try? reader.nextFrame()) != nil { count += 1 }
+        return count > 0 ? count : nil
+    }
+
+    /// A thumbnail at most 100 pixels wide with the movie's rotation applied (the seeds'
+    /// `AVAssetImageGenerator` with `maximumSize` 100 × 0).
+    static func writeThumbnail(of movie: URL, to url: URL) throws {
+        let image = try ThumbnailGenerator(maximumSize: Size(width: 100, height: 0)).image(forVideoAt: movie.path, at: 0)
+        try ImageEncoder.write(image, to: url)
+    }
+
+    // MARK: Live sessions and photos
+
+    /// Notes a code seen in a session; only its first sighting is kept.
+    func noteCode(_ sighting: CodeSighting) async throws {
+        try await pool.write { db in try sighting.insert(db) }
+    }
+
+    func codes(limit: Int) async throws -> [CodeSighting] {
+        try await pool.read { db in try CodeSighting.order(Column("firstSeen").desc).limit(limit).fetchAll(db) }
+    }
+
+    func noteFaceAppeared(session: String, faceID: Int, at time: Date) async throws {
+        try await pool.write { db in try FaceTrackEntry(session: session, faceID: faceID, appearedAt: time).insert(db) }
+    }
+
+    func noteFaceLost(session: String, faceID: Int, at time: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE face_track SET lostAt = ? WHERE session = ? AND faceID = ? AND lostAt IS NULL",
+                arguments: [time, session, faceID])
+        }
+    }
+
+    func faceTracks(session: String) async throws -> [FaceTrackEntry] {
+        try await pool.read { db in try FaceTrackEntry.filter(Column("session") == session).order(Column("appearedAt")).fetchAll(db) }
+    }
+
+    func notePhoto(_ photo: PhotoEntry) async throws {
+        try await pool.write { db in try photo.insert(db) }
+    }
+
+    func photos(limit: Int) async throws -> [PhotoEntry] {
+        try await pool.read { db in try PhotoEntry.order(Column("analysedAt").desc).limit(limit).fetchAll(db) }
+    }
+}
