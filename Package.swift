@@ -97,7 +97,9 @@ let package = Package(
         .testTarget(name: "KameraVisionTests", dependencies: ["Kamera", "KameraTestMedia"]),
         .testTarget(name: "KameraMediaTests", dependencies: ["Kamera", "KameraTestMedia"]),
         .testTarget(name: "KameraRenderTests", dependencies: ["Kamera", "KameraTestMedia"]),
-        .testTarget(name: "KameraCLITests", dependencies: ["Kamera", "KameraTestMedia"]),
+        .testTarget(
+            name: "KameraCLITests",
+            dependencies: ["Kamera", "KameraTestMedia", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket")]),
         .testTarget(
             name: "KameraServerTests",
             dependencies: [

@@ -72,7 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = serverConfiguration
-        let server = try KameraServer(configuration: configuration)
+        let server = try CommandFailure.run { try KameraServer(configuration: configuration) }
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         do {
             try await server.run { port in
