@@ -23,6 +23,7 @@ DEBIAN_PACKAGES=(
     opencv-doc                                  # real test media (photos, videos)
     libopencv-dev libopencv-contrib-dev         # geometry: rectangles, registration, tracking
     libsqlite3-dev                              # kamera serve: the results library (GRDB)
+    chromium chromium-driver                    # kamera serve: the page tested in a real browser
     python3-pip                                 # benchmark peers (bench/ only)
 )
 missing=()

@@ -38,4 +38,7 @@ fi
 if [ $# -eq 0 ]; then
     bash scripts/consumer.sh
     bash scripts/docs.sh
+    # The web page in headless Chromium against a real `kamera serve` (screenshots in
+    # .build-test/browser).
+    bash scripts/browser-test.sh "$ROOT/.build-test/release/kamera"
 fi

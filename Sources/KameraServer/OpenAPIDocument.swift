@@ -176,7 +176,8 @@ enum OpenAPIDocument {
             },
             "/": {"get": {"summary": "The web page", "responses": {"200": {"description": "HTML", "content": {"text/html": {}}}}}},
             "/app.js": {"get": {"summary": "The page's script", "responses": {"200": {"description": "JavaScript", "content": {"text/javascript": {}}}}}},
-            "/style.css": {"get": {"summary": "The page's style sheet", "responses": {"200": {"description": "CSS", "content": {"text/css": {}}}}}}
+            "/style.css": {"get": {"summary": "The page's style sheet", "responses": {"200": {"description": "CSS", "content": {"text/css": {}}}}}},
+            "/favicon.svg": {"get": {"summary": "The page's icon", "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {}}}}}}
           }
         }
         """#

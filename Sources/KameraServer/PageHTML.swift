@@ -8,6 +8,7 @@ enum PageHTML {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Kamera</title>
         <link rel="stylesheet" href="/style.css">
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml">
         </head>
         <body>
         <header>

@@ -10,7 +10,7 @@ enum PageScript {
         const state = window.kamera = {
           connected: false, frames: 0, results: 0, dropped: 0, fps: 0, latencyMs: 0,
           faces: {}, codesShown: {}, history: [], lastResult: null, photoResult: null,
-          recording: false, recordings: [], lastRecording: null,
+          recording: false, recordings: [], lastRecording: null, lastSeen: {},
         };
 
         // Tabs.
@@ -77,25 +77,36 @@ enum PageScript {
           setStatus("idle");
         }
 
-        // Two frames in flight at most: one being analysed, one waiting, so the server always
-        // has the newest frame and nothing queues up.
-        function pump() {
-          const video = $("video");
-          if (!socket || socket.readyState !== 1) return;
-          if (inFlight.size >= 2 || !video.videoWidth) { setTimeout(pump, 5); return; }
-          captureCanvas.width = video.videoWidth; captureCanvas.height = video.videoHeight;
-          captureCanvas.getContext("2d").drawImage(video, 0, 0);
-          const id = nextId++;
-          const snapshot = captureCanvas;
-          captureCanvas.toBlob(async (blob) => {
-            if (!blob || !socket || socket.readyState !== 1) return;
-            const header = new Uint8Array(4);
-            new DataView(header.buffer).setUint32(0, id, true);
-            inFlight.set(id, { sent: performance.now(), frame: await createImageBitmap(snapshot) });
-            socket.send(await new Blob([header, blob]).arrayBuffer());
-            state.frames++;
-            setTimeout(pump, 0);
-          }, "image/jpeg", 0.8);
+        // One capture loop: a new camera frame is encoded and sent only when fewer than two
+        // are in flight (one being analysed, one waiting), so the server always has the
+        // newest frame, frames go out in order and nothing queues up.
+        let pumping = false;
+        const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+        const nextVideoFrame = (video) => new Promise((resolve) =>
+          video.requestVideoFrameCallback ? video.requestVideoFrameCallback(() => resolve()) : setTimeout(resolve, 33));
+        async function pump() {
+          if (pumping) return;
+          pumping = true;
+          try {
+            const video = $("video");
+            while (socket && socket.readyState === 1) {
+              if (inFlight.size >= 2 || !video.videoWidth) { await pause(5); continue; }
+              captureCanvas.width = video.videoWidth; captureCanvas.height = video.videoHeight;
+              captureCanvas.getContext("2d").drawImage(video, 0, 0);
+              const id = nextId++;
+              const frame = await createImageBitmap(captureCanvas);
+              const blob = await new Promise((resolve) => captureCanvas.toBlob(resolve, "image/jpeg", 0.8));
+              if (!blob || !socket || socket.readyState !== 1) break;
+              const header = new Uint8Array(4);
+              new DataView(header.buffer).setUint32(0, id, true);
+              inFlight.set(id, { sent: performance.now(), frame });
+              socket.send(await new Blob([header, blob]).arrayBuffer());
+              state.frames++;
+              await nextVideoFrame(video);
+            }
+          } finally {
+            pumping = false;
+          }
         }
 
         function received(message) {
@@ -121,7 +132,6 @@ enum PageScript {
           if (typeof message.recording === "number") $("recording-state").textContent = "● REC " + message.recording.toFixed(1) + " s";
           drawFaces($("faces"), message.faces, message.width, true);
           drawLive(message, now, sent && sent.frame);
-          pump();
         }
 
         // Faces: a red-bordered layer per face turned in 3-D, about Z by the roll and about -Y
@@ -176,6 +186,7 @@ enum PageScript {
           const scale = svg.clientWidth / message.width;
           for (const code of message.barcodes) {
             shownCodes.set(code.key, { code, scale, lastSeen: now });
+            state.lastSeen[code.payload != null ? code.payload : code.key] = now;
             remember(code, frame);
           }
           renderMarks(svg, message, scale, now);

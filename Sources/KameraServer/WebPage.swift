@@ -7,9 +7,14 @@ enum WebPage {
         var body: String
     }
 
+    /// A lens: a dark ring round a green centre.
+    static let favicon =
+        ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="14" fill="#222"/><circle cx="16" cy="16" r="7" fill="#3d6"/></svg>"##
+
     static let assets: [Asset] = [
         Asset(path: "/", contentType: "text/html; charset=utf-8", body: PageHTML.text),
         Asset(path: "/app.js", contentType: "text/javascript; charset=utf-8", body: PageScript.text),
         Asset(path: "/style.css", contentType: "text/css; charset=utf-8", body: PageStyle.text),
+        Asset(path: "/favicon.svg", contentType: "image/svg+xml", body: favicon),
     ]
 }
