@@ -3,23 +3,51 @@ import Kamera
 import Synchronization
 
 /// Admits CPU-heavy work (detection, encoding) to Kamera's analysis threads — never the
-/// cooperative pool or the event loops — up to a fixed number of slots, running or waiting,
-/// and refuses the rest at once: a saturated server answers 503 or drops a live frame
-/// instead of queueing without bound.
+/// cooperative pool or the event loops — up to a fixed number of slots, running or waiting.
+/// API calls beyond them are refused at once (503). Live frames wait for a slot in turn
+/// instead, first come first served, so every connection gets its share: each connection
+/// has at most one frame waiting (the newest; older ones are dropped), so the queue is
+/// bounded by the number of connections.
 final class AnalysisAdmission: Sendable {
+    private struct State {
+        var used = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
     let slots: Int
-    private let used = Mutex(0)
+    private let state = Mutex(State())
 
     init(slots: Int) {
         self.slots = slots
     }
 
     /// Slots taken now.
-    var inUse: Int { used.withLock { $0 } }
+    var inUse: Int { state.withLock { $0.used } }
 
     /// Runs `work` on an analysis thread, or returns nil at once when every slot is taken.
     func runIfFree<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T? {
         guard acquire() else { return nil }
+        defer { release() }
+        return try await AnalysisExecutor.run(work)
+    }
+
+    /// Runs `work` on an analysis thread once a slot is free, after the callers that were
+    /// waiting before it.
+    func runInTurn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        if !acquire() {
+            await withCheckedContinuation { continuation in
+                // The slot may have been freed between the two locks: take it, or queue.
+                let queued = state.withLock { state -> Bool in
+                    if state.used < slots {
+                        state.used += 1
+                        return false
+                    }
+                    state.waiting.append(continuation)
+                    return true
+                }
+                if !queued { continuation.resume() }
+            }
+        }
         defer { release() }
         return try await AnalysisExecutor.run(work)
     }
@@ -47,15 +75,23 @@ final class AnalysisAdmission: Sendable {
     }
 
     private func acquire() -> Bool {
-        used.withLock { count in
-            guard count < slots else { return false }
-            count += 1
+        state.withLock { state in
+            guard state.used < slots else { return false }
+            state.used += 1
             return true
         }
     }
 
+    /// Hands the slot to the first waiting live frame, or frees it.
     private func release() {
-        used.withLock { $0 -= 1 }
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiting.isEmpty {
+                state.used -= 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }
 

@@ -10,8 +10,10 @@ import NIOCore
 /// Client to server: binary messages, a 4-byte little-endian frame number then the JPEG, WebP
 /// or PNG bytes; text messages set `LiveOptions` or start and stop a recording
 /// (`LiveCommand`). Frames are analysed one at a time per connection; while one is being
-/// analysed, only the newest waiting frame is kept (latest frame wins), and a frame is also
-/// dropped when every analysis slot in the server is taken. A frame that cannot be decoded
+/// analysed, only the newest waiting frame is kept (latest frame wins) and the client gets
+/// `{"id":N,"skipped":true,"dropped":total}` for each frame replaced. When the server is
+/// saturated, connections take turns for analysis slots (`AnalysisAdmission.runInTurn`),
+/// so each slows down evenly and drops more frames instead of one starving. A frame that cannot be decoded
 /// gets `{"id":N,"error":{…}}` and the stream goes on. A recording that ends is announced
 /// as `{"recording":{…}}` (the entry `GET /v1/recordings` lists).
 struct LiveSocket: Sendable {
@@ -51,7 +53,10 @@ struct LiveSocket: Sendable {
                         continue
                     }
                     let image = Data(buffer.readableBytesView.dropFirst(4))
-                    if case .dropped = waiting.yield(Frame(id: id, image: image)) { dropped.add() }
+                    if case .dropped(let replaced) = waiting.yield(Frame(id: id, image: image)) {
+                        dropped.add()
+                        try await outbound.write(.text(Self.skippedMessage(id: replaced.id, dropped: dropped.count)))
+                    }
                 case .text(let text):
                     try await command(text, session: session, outbound: outbound)
                 }
@@ -151,6 +156,12 @@ struct LiveSocket: Sendable {
 
     private func send(error: APIError, id: UInt32?, _ outbound: WebSocketOutboundWriter) async throws {
         try await outbound.write(.text(try Self.errorMessage(id: id, error)))
+    }
+
+    /// Said for every frame that will not be analysed, so a client that keeps a bounded
+    /// number of frames in flight never waits for an answer that cannot come.
+    static func skippedMessage(id: UInt32, dropped: Int) -> String {
+        #"{"id":\#(id),"skipped":true,"dropped":\#(dropped)}"#
     }
 
     static func errorMessage(id: UInt32?, _ error: APIError) throws -> String {

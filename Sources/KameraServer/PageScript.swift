@@ -111,6 +111,7 @@ enum PageScript {
 
         function received(message) {
           if (message.recording && typeof message.recording === "object") { recordingFinished(message.recording); return; }
+          if (message.skipped) { inFlight.delete(message.id); state.dropped = message.dropped; $("dropped").textContent = message.dropped; return; }
           if (message.error) {
             setStatus(message.error.message);
             if (message.id) inFlight.delete(message.id);

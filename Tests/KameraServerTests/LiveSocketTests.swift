@@ -51,7 +51,9 @@ import WSClient
                     if codes.contains(where: { $0["payload"] as? String == ServerTestMedia.qrPayload }) { codeFrames.append(id) }
                 }
                 // One face, one identity, in (nearly) every frame.
-                #expect(faceIDs.count >= 11)
+                // How often the scanner detects afresh adapts to its time budget, so under load
+                // (other tests on both cores) a frame or two may pass without the face.
+                #expect(faceIDs.count >= 9)
                 #expect(Set(faceIDs).count == 1)
                 // The code is in frames 0–5 only.
                 #expect(codeFrames.count >= 5 && codeFrames.allSatisfy { $0 < 106 })
@@ -76,15 +78,20 @@ import WSClient
                 for (index, frame) in frames.enumerated() {
                     try await outbound.write(.binary(Self.message(UInt32(10 + index), frame)))
                 }
-                var answered: [Int] = [], dropped = 0
-                while answered.last != 19 {
+                // Every frame gets exactly one answer: its analysis, or "skipped".
+                var analysed: [Int] = [], skipped: [Int] = [], dropped = 0
+                while analysed.count + skipped.count < frames.count {
                     let result = try Self.decode(try await messages.next())
-                    answered.append(try #require(result["id"] as? Int))
+                    let id = try #require(result["id"] as? Int)
+                    if result["skipped"] as? Bool == true { skipped.append(id) } else { analysed.append(id) }
                     dropped = result["dropped"] as? Int ?? dropped
                 }
-                #expect(answered.count < frames.count)
-                #expect(answered == answered.sorted())
-                #expect(dropped + answered.count == frames.count)
+                #expect(Set(analysed + skipped) == Set(10..<20))
+                #expect(!skipped.isEmpty && analysed.count < frames.count)
+                #expect(analysed == analysed.sorted())
+                // The newest frame is always analysed.
+                #expect(analysed.last == 19)
+                #expect(dropped == skipped.count)
                 try await outbound.close(.normalClosure, reason: nil)
             }
         }
