@@ -100,13 +100,7 @@ struct LiveSocket: Sendable {
         let droppedSoFar = dropped.count
         let outcome: LiveSession.Outcome
         do {
-            guard
-                let result = try await admission.runIfFree({ try session.analyse(id: frame.id, image: frame.image, dropped: droppedSoFar) })
-            else {
-                dropped.add()
-                return
-            }
-            outcome = result
+            outcome = try await admission.runInTurn { try session.analyse(id: frame.id, image: frame.image, dropped: droppedSoFar) }
         } catch let error as KameraError {
             try await send(error: APIError(error), id: frame.id, outbound)
             return
