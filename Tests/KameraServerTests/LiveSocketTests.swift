@@ -36,7 +36,7 @@ import WSClient
             try await client.ws("/v1/live", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 22)) { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
                 try await outbound.write(.text(#"{"faces":true,"landmarks":false,"codes":true,"text":false}"#))
-                var faceIDs: [Int] = [], codeFrames: [UInt32] = []
+                var faceIDs: [Int] = [], sightings: [(t: Double, faceID: Int)] = [], codeFrames: [UInt32] = []
                 for (index, frame) in frames.enumerated() {
                     let id = UInt32(100 + index)
                     try await outbound.write(.binary(Self.message(id, frame)))
@@ -47,14 +47,20 @@ import WSClient
                     #expect((result["analysisMs"] as? Double ?? -1) >= 0)
                     let faces = try #require(result["faces"] as? [[String: Any]])
                     faceIDs += faces.compactMap { $0["faceID"] as? Int }
+                    if let t = result["t"] as? Double, let face = faces.first?["faceID"] as? Int { sightings.append((t, face)) }
                     let codes = try #require(result["barcodes"] as? [[String: Any]])
                     if codes.contains(where: { $0["payload"] as? String == ServerTestMedia.qrPayload }) { codeFrames.append(id) }
                 }
-                // One face, one identity, in (nearly) every frame.
-                // How often the scanner detects afresh adapts to its time budget, so under load
+                // One face in (nearly) every frame. How often the scanner detects afresh adapts to its time budget, so under load
                 // (other tests on both cores) a frame or two may pass without the face.
                 #expect(faceIDs.count >= 9)
-                #expect(Set(faceIDs).count == 1)
+                // The same face keeps its ID between sightings closer than the scanner's 0.4 s
+                // "lost" time (server clock). A heavily loaded machine (the whole suite at once)
+                // can take longer than that per frame, and then a new ID is right.
+                for (previous, next) in zip(sightings, sightings.dropFirst()) where next.t - previous.t < 0.35 {
+                    #expect(next.faceID == previous.faceID, "ID changed from \(previous) to \(next)")
+                }
+                #expect(sightings.count == faceIDs.count)
                 // The code is in frames 0–5 only.
                 #expect(codeFrames.count >= 5 && codeFrames.allSatisfy { $0 < 106 })
                 try await outbound.close(.normalClosure, reason: nil)
