@@ -24,11 +24,3 @@ final class InterruptFlag {
 
     deinit { for source in sources { source.cancel() } }
 }
-
-extension PixelBuffer {
-    /// H.264 4:2:0 needs even sizes: odd frames lose their last row or column.
-    func croppedToEven(width: Int, height: Int) -> PixelBuffer {
-        self.width == width && self.height == height
-            ? self : cropped(to: PixelRect(x: 0, y: 0, width: Double(width), height: Double(height)))
-    }
-}

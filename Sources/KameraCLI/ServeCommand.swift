@@ -28,6 +28,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Data directory: the results library (SQLite) and recordings (default $XDG_DATA_HOME/kamera).")
     var data: String?
 
+    @Option(
+        name: .long,
+        help:
+            "A camera on this machine to watch and record from the page, e.g. /dev/video0 (repeatable; a video file is played in a loop as a camera)."
+    )
+    var camera: [String] = []
+
     @Option(name: .long, parsing: .unconditional, help: "Largest request body in megabytes (default 32).")
     var maxBody = 32
 
@@ -67,7 +74,8 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, token: token ?? ProcessInfo.processInfo.environment["KAMERA_TOKEN"],
             dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory, limits: limits,
             recordingLimits: RecordingLimits(
-                maximumDuration: maxRecordSeconds, maximumFileSize: Int64(maxRecordMb) << 20, minimumFreeDiskSpace: Int64(minFreeMb) << 20))
+                maximumDuration: maxRecordSeconds, maximumFileSize: Int64(maxRecordMb) << 20, minimumFreeDiskSpace: Int64(minFreeMb) << 20),
+            cameras: camera)
     }
 
     func run() async throws {
@@ -78,6 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
             try await server.run { port in
                 let login = configuration.token == nil ? "" : " (first visit: /login?token=…)"
                 try? StandardStreams.outputLine("kamera: serving http://\(shownHost):\(port)/\(login) — Ctrl-C stops")
+                for (index, path) in configuration.cameras.enumerated() {
+                    try? StandardStreams.outputLine("kamera: camera \(index) is \(path) (live view: /v1/cameras/\(index)/live)")
+                }
             }
         } catch {
             StandardStreams.error("kamera: cannot serve on \(shownHost):\(configuration.port): \(error)\n")

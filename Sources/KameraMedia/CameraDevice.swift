@@ -26,6 +26,13 @@ public struct CameraDevice: Sendable, Hashable {
         self.formats = formats
     }
 
+    /// The V4L2 capture device at `path` with its name and formats, asked of the driver; nil
+    /// when `path` is not one (a file, a metadata node, nothing at all).
+    public init?(queryingDeviceAt path: String) {
+        guard let queried = Self.query(path), !queried.formats.isEmpty else { return nil }
+        self.init(path: path, name: queried.name, formats: queried.formats)
+    }
+
     /// Asks the driver for the device's name and capture formats (VIDIOC_QUERYCAP,
     /// VIDIOC_ENUM_FMT, VIDIOC_ENUM_FRAMESIZES); nil when it is not a capture device.
     static func query(_ path: String) -> (name: String, formats: [Format])? {
@@ -58,5 +65,29 @@ public struct CameraDevice: Sendable, Hashable {
                     path: path, name: queried?.name ?? sysName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? node,
                     formats: queried?.formats ?? [])
             }
+    }
+}
+
+extension CameraDevice {
+    /// The format to record at full quality: the largest frame size the camera offers, as
+    /// MJPG when it offers that size compressed, because uncompressed YUYV at large sizes
+    /// usually arrives at only a few frames per second over USB 2. nil when the formats are
+    /// unknown (the driver's current format is then used).
+    public var fullQualityFormat: Format? {
+        formats.max { a, b in
+            (a.width * a.height, a.fourCC == "MJPG" ? 1 : 0) < (b.width * b.height, b.fourCC == "MJPG" ? 1 : 0)
+        }
+    }
+
+    /// FFmpeg's video4linux2 options that select `format`.
+    static func deviceOptions(for format: Format) -> [String: String] {
+        var options = ["video_size": "\(format.width)x\(format.height)"]
+        switch format.fourCC {
+        case "MJPG": options["input_format"] = "mjpeg"
+        case "YUYV": options["input_format"] = "yuyv422"
+        case "H264": options["input_format"] = "h264"
+        default: break
+        }
+        return options
     }
 }

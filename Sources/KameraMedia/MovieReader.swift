@@ -34,14 +34,18 @@ public final class MovieReader {
     private var nextIndex = 0
     private var skipBefore: Double?
 
-    /// Opens a V4L2 camera such as `/dev/video0` (see ``CameraDevice/discover(in:)``).
-    public convenience init(camera: CameraDevice, outputFormat: PixelFormat = .rgb8) throws {
-        try self.init(path: camera.path, outputFormat: outputFormat, inputFormat: "video4linux2")
+    /// Opens a V4L2 camera such as `/dev/video0` (see ``CameraDevice/discover(in:)``), in
+    /// `format` when given (else the driver's current one).
+    public convenience init(camera: CameraDevice, format: CameraDevice.Format? = nil, outputFormat: PixelFormat = .rgb8) throws {
+        try self.init(
+            path: camera.path, outputFormat: outputFormat, inputFormat: "video4linux2",
+            options: format.map(CameraDevice.deviceOptions(for:)) ?? [:])
     }
 
     /// Opens `path` (a file, a URL FFmpeg understands) and its best video stream;
-    /// `inputFormat` forces an FFmpeg demuxer or device ("video4linux2").
-    public init(path: String, outputFormat: PixelFormat = .rgb8, inputFormat: String? = nil) throws {
+    /// `inputFormat` forces an FFmpeg demuxer or device ("video4linux2"), `options` are the
+    /// demuxer's or device's options (`video_size`, `input_format`, `framerate`, …).
+    public init(path: String, outputFormat: PixelFormat = .rgb8, inputFormat: String? = nil, options: [String: String] = [:]) throws {
         _ = FFmpegSetup.once
         source = path
         self.outputFormat = outputFormat
@@ -59,7 +63,10 @@ public final class MovieReader {
         if inputFormat != nil && forced == nil {
             throw KameraError.missingResource(name: "FFmpeg input format \(inputFormat!)", hint: "install libavdevice59")
         }
-        var status = avformat_open_input(&context, path, forced, nil)
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        var status = avformat_open_input(&context, path, forced, &dictionary)
+        av_dict_free(&dictionary)
         guard status >= 0, let context else { throw KameraError.media(path, "cannot open", status) }
         formatContext = context
         status = avformat_find_stream_info(context, nil)

@@ -8,4 +8,10 @@ public struct VideoFrame: Sendable {
     public var time: Double
     /// 0-based index of the frame among those this reader has returned since opening or seeking.
     public var index: Int
+
+    public init(pixelBuffer: PixelBuffer, time: Double, index: Int) {
+        self.pixelBuffer = pixelBuffer
+        self.time = time
+        self.index = index
+    }
 }

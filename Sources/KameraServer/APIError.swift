@@ -44,6 +44,10 @@ struct APIError: HTTPResponseError, Sendable {
             hint: "send a smaller image or ask for fewer detectors")
     }
 
+    /// A recording ended before its first frame: nothing was kept.
+    static let nothingRecorded = APIError(
+        .badRequest, code: "nothingRecorded", message: "the recording ended before its first frame", hint: "record for longer")
+
     static func badRequest(_ message: String, hint: String) -> APIError {
         APIError(.badRequest, code: "invalidArgument", message: message, hint: hint)
     }

@@ -14,13 +14,20 @@ public struct KameraServer: Sendable {
     public let configuration: ServerConfiguration
     let admission: AnalysisAdmission
     let library: ResultsLibrary
+    let cameras: [ServerCamera]
 
-    /// Checks the configuration (a public address needs a token) and prepares the server.
+    /// Checks the configuration (a public address needs a token; each camera exists and
+    /// captures video) and prepares the server.
     public init(configuration: ServerConfiguration) throws {
         try configuration.validate()
         self.configuration = configuration
-        admission = AnalysisAdmission(slots: configuration.limits.analysisSlots)
-        library = try ResultsLibrary(directory: configuration.dataDirectory)
+        let admission = AnalysisAdmission(slots: configuration.limits.analysisSlots)
+        let library = try ResultsLibrary(directory: configuration.dataDirectory)
+        cameras = try configuration.cameras.enumerated().map { index, path in
+            try ServerCamera(index: index, path: path, admission: admission, library: library)
+        }
+        self.admission = admission
+        self.library = library
     }
 
     /// Runs until SIGINT or SIGTERM; `onListening` gets the port once the server accepts
@@ -28,6 +35,8 @@ public struct KameraServer: Sendable {
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         try await library.finishInterruptedRecordings()
         try await makeApplication(onListening: onListening).runService()
+        // Stopped (SIGINT/SIGTERM): a camera recording in progress is finished, not cut off.
+        for camera in cameras { await camera.shutDown() }
     }
 
     /// The application, for `run` and for tests (HummingbirdTesting).
@@ -62,6 +71,17 @@ public struct KameraServer: Sendable {
             .upgrade()
         } onUpgrade: { inbound, outbound, _ in
             try await live.run(inbound: inbound, outbound: outbound)
+        }
+        let cameraRoutes = CameraRoutes(cameras: cameras, recordingLimits: configuration.recordingLimits)
+        router.get("/v1/cameras") { _, _ in try cameraRoutes.list() }
+        router.post("/v1/cameras/{index}/recording") { request, context in try await cameraRoutes.startRecording(request, context: context)
+        }
+        router.delete("/v1/cameras/{index}/recording") { _, context in try await cameraRoutes.stopRecording(context: context) }
+        router.ws("/v1/cameras/{index}/live") { _, context in
+            _ = try cameraRoutes.camera(context)
+            return .upgrade()
+        } onUpgrade: { inbound, outbound, context in
+            try await cameraRoutes.live(try cameraRoutes.camera(context.requestContext), inbound: inbound, outbound: outbound)
         }
         router.get("/v1/recordings") { _, _ in try await recordings.list() }
         router.get("/v1/recordings/{id}/movie") { request, context in try await recordings.movie(request, context: context) }

@@ -22,14 +22,6 @@ final class LiveSession: @unchecked Sendable {
         var finishedRecording: FinishedRecording?
     }
 
-    struct FinishedRecording: Sendable {
-        var id: String
-        var width: Int
-        var height: Int
-        /// nil when it ended before its first frame (nothing was written).
-        var summary: RecordingSummary?
-    }
-
     private struct Requests {
         var options = LiveOptions()
         var recording: (id: String, url: URL, limits: RecordingLimits)?
@@ -73,21 +65,30 @@ final class LiveSession: @unchecked Sendable {
     /// when recording; the page's message is encoded here, on the analysis thread.
     func analyse(id frameID: UInt32, image data: Data, dropped: Int) throws -> Outcome {
         let began = ContinuousClock.now
+        let image = try ImageDecoder.decode(
+            data, path: "live frame", options: ImageDecodingOptions(maximumPixelCount: maximumPixelCount, acceptsDamagedData: true))
+        return try analyse(id: frameID, frame: image.pixelBuffer, at: (began - started) / .seconds(1), dropped: dropped, began: began)
+    }
+
+    /// Scans one decoded frame captured `time` seconds into the session (a server camera's
+    /// frames come decoded); `recordingSeconds` reports a recording made elsewhere (the
+    /// camera's own) when this session is not recording.
+    func analyse(
+        id frameID: UInt32, frame: PixelBuffer, at time: Double, dropped: Int, began: ContinuousClock.Instant = .now,
+        recordingSeconds: Double? = nil
+    ) throws -> Outcome {
         let wanted = requests.withLock { $0 }
         if scanner == nil || scannerOptions != wanted.options {
             scanner = try LiveScanner(configuration: wanted.options.scannerConfiguration)
             scannerOptions = wanted.options
         }
-        let image = try ImageDecoder.decode(
-            data, path: "live frame", options: ImageDecodingOptions(maximumPixelCount: maximumPixelCount, acceptsDamagedData: true))
-        let time = (began - started) / .seconds(1)
-        let scan = try scanner!.scan(image.pixelBuffer, at: time)
+        let scan = try scanner!.scan(frame, at: time)
         var text: [TextRecord]?
         if wanted.options.text {
-            text = try DetectTextRectanglesRequest().perform(in: ImageAnalysisContext(image)).map(TextRecord.init)
+            text = try DetectTextRectanglesRequest().perform(in: ImageAnalysisContext(Image(pixelBuffer: frame))).map(TextRecord.init)
         }
         var outcome = Outcome(message: "")
-        outcome.finishedRecording = try record(image.pixelBuffer, at: time, requests: wanted)
+        outcome.finishedRecording = try record(frame, at: time, requests: wanted)
         for event in scan.events {
             switch (event.kind, event.type) {
             case (.face, .appeared): outcome.appearedFaces += Int(event.id).map { [$0] } ?? []
@@ -100,8 +101,8 @@ final class LiveSession: @unchecked Sendable {
         let elapsed = (ContinuousClock.now - began) / .milliseconds(1)
         outcome.message = try LiveFrameResult(
             head: .init(
-                id: frameID, width: image.width, height: image.height, analysisMs: (elapsed * 10).rounded() / 10, dropped: dropped,
-                recording: recorder.map { $0.recorder.recordedDuration }),
+                id: frameID, width: frame.width, height: frame.height, analysisMs: (elapsed * 10).rounded() / 10, dropped: dropped,
+                recording: recorder.map { $0.recorder.recordedDuration } ?? recordingSeconds),
             scan: ScanRecord(scan, includesRectangles: false), tail: .init(text: text)
         ).json()
         return outcome

@@ -86,9 +86,7 @@ struct LiveSocket: Sendable {
                 return
             }
             // Listed before its first frame, so a crash cannot lose it.
-            let entry = RecordingEntry(
-                id: UUID().uuidString, startedAt: Date(), width: 0, height: 0, duration: 0, frames: 0, bytes: 0, stopReason: nil,
-                complete: false, hasThumbnail: false)
+            let entry = RecordingEntry.started(source: "browser")
             try await library.insert(entry)
             session.startRecording(id: entry.id, url: library.movieURL(entry), limits: recordingLimits.lowered(to: record))
         case .record:
@@ -106,46 +104,23 @@ struct LiveSocket: Sendable {
             return
         }
         try await outbound.write(.text(outcome.message))
-        let now = Date()
-        for code in outcome.newCodes {
-            try await library.noteCode(
-                CodeSighting(
-                    session: session.id, symbology: code.symbology, payload: code.payload, payloadBase64: code.payloadBase64, firstSeen: now
-                ))
-        }
-        for face in outcome.appearedFaces { try await library.noteFaceAppeared(session: session.id, faceID: face, at: now) }
-        for face in outcome.lostFaces { try await library.noteFaceLost(session: session.id, faceID: face, at: now) }
+        try await library.note(outcome, session: session.id)
         if let finished = outcome.finishedRecording { try await conclude(finished, reason: nil, outbound: outbound) }
     }
 
-    /// Finishes a recording's entry: measured, with its thumbnail, announced to the page; an
-    /// entry for a recording that got no frame is removed.
-    private func conclude(_ finished: LiveSession.FinishedRecording, reason: String?, outbound: WebSocketOutboundWriter?) async throws {
-        guard var entry = try await library.recording(id: finished.id) else { return }
-        guard let summary = finished.summary else {
-            _ = try await library.deleteRecording(id: finished.id)
-            if let outbound {
-                try await send(
-                    error: APIError(
-                        .badRequest, code: "nothingRecorded", message: "the recording ended before its first frame",
-                        hint: "record for longer"),
-                    id: nil, outbound)
-            }
-            return
+    /// Completes a recording's entry and announces it to the page; one that got no frame is
+    /// removed and the page told so.
+    private func conclude(_ finished: FinishedRecording, reason: String?, outbound: WebSocketOutboundWriter?) async throws {
+        if let entry = try await library.conclude(finished, reason: reason) {
+            if let outbound { try await outbound.write(.text(try Self.recordingMessage(entry))) }
+        } else if let outbound {
+            try await send(error: .nothingRecorded, id: nil, outbound)
         }
-        entry.width = finished.width
-        entry.height = finished.height
-        entry.duration = summary.duration
-        entry.frames = summary.frames
-        entry.bytes = summary.bytes
-        entry.stopReason = reason ?? summary.stopReason.rawValue
-        entry.complete = true
-        let movie = library.movieURL(entry), thumbnail = library.thumbnailURL(entry)
-        entry.hasThumbnail = (try? await AnalysisExecutor.run { try ResultsLibrary.writeThumbnail(of: movie, to: thumbnail) }) != nil
-        try await library.update(entry)
-        if let outbound {
-            try await outbound.write(.text(try JSONValueEncoder.encode(["recording": entry.listing]).compact()))
-        }
+    }
+
+    /// `{"recording":{…}}`: a recording ended, as `GET /v1/recordings` lists it.
+    static func recordingMessage(_ entry: RecordingEntry) throws -> String {
+        try JSONValueEncoder.encode(["recording": entry.listing]).compact()
     }
 
     private func send(error: APIError, id: UInt32?, _ outbound: WebSocketOutboundWriter) async throws {

@@ -123,10 +123,36 @@ enum OpenAPIDocument {
                 }
               }
             },
+            "/v1/cameras": {
+              "get": {
+                "summary": "The server's cameras (kamera serve --camera)",
+                "responses": {"200": {"description": "{\"cameras\":[{index, path, name, live, capturing, watching, width, height, recording: {id, seconds}}]}", "content": {"application/json": {}}}, "401": {"$ref": "#/components/responses/Unauthorized"}}
+              }
+            },
+            "/v1/cameras/{index}/recording": {
+              "post": {
+                "summary": "Start recording every frame of a server camera at its full size and rate",
+                "parameters": [{"name": "index", "in": "path", "required": true, "schema": {"type": "integer"}}, {"name": "maxSeconds", "in": "query", "schema": {"type": "number"}}, {"name": "maxMegabytes", "in": "query", "schema": {"type": "number"}}],
+                "responses": {"201": {"description": "{\"recording\":{…}} listed as being written", "content": {"application/json": {}}}, "400": {"$ref": "#/components/responses/BadRequest"}, "404": {"description": "no such camera", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "already recording", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+              },
+              "delete": {
+                "summary": "Stop the camera's recording and return its finished entry",
+                "parameters": [{"name": "index", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                "responses": {"200": {"description": "{\"recording\":{…}}", "content": {"application/json": {}}}, "400": {"description": "nothing was recorded", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "404": {"description": "no such camera", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "409": {"description": "not recording", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}, "504": {"description": "the camera delivered no frame to end the recording on", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+              }
+            },
+            "/v1/cameras/{index}/live": {
+              "get": {
+                "summary": "WebSocket: the live view of a server camera",
+                "description": "Upgrade to a WebSocket. For each analysed frame the server sends a binary message (a 4-byte little-endian frame number, then the frame as JPEG) followed by a text message with the same id and the fields /v1/live sends. Send text messages only: detector options (shared by everyone watching the camera) and {\"record\":\"start\",\"maxSeconds\":N,\"maxMegabytes\":N} / {\"record\":\"stop\"}, which record every frame of the camera at its full size and rate; a recording that ends is announced to every watcher as {\"recording\":{…}}. If the camera cannot be opened or stops delivering, watchers get {\"error\":{…}} and the socket closes.",
+                "parameters": [{"name": "index", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                "responses": {"101": {"description": "switching to the WebSocket protocol"}, "401": {"$ref": "#/components/responses/Unauthorized"}, "404": {"description": "no such camera", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
+              }
+            },
             "/v1/recordings": {
               "get": {
                 "summary": "Recordings made from live sessions, newest first",
-                "responses": {"200": {"description": "{\"recordings\":[{id, startedAt, width, height, duration, frames, bytes, stopReason, complete, movie, thumbnail}]}", "content": {"application/json": {}}}, "401": {"$ref": "#/components/responses/Unauthorized"}}
+                "responses": {"200": {"description": "{\"recordings\":[{id, startedAt, width, height, duration, frames, bytes, stopReason, complete, movie, thumbnail, source}]}", "content": {"application/json": {}}}, "401": {"$ref": "#/components/responses/Unauthorized"}}
               }
             },
             "/v1/recordings/{id}": {

@@ -19,6 +19,15 @@ struct RecordingEntry: Codable, Sendable, FetchableRecord, PersistableRecord {
     var stopReason: String?
     var complete: Bool
     var hasThumbnail: Bool
+    /// What was recorded: `browser` (frames a page sent) or the server camera's path.
+    var source: String?
+
+    /// A new recording from `source`, listed as being written before its first frame.
+    static func started(source: String) -> RecordingEntry {
+        RecordingEntry(
+            id: UUID().uuidString, startedAt: Date(), width: 0, height: 0, duration: 0, frames: 0, bytes: 0, stopReason: nil,
+            complete: false, hasThumbnail: false, source: source)
+    }
 
     var movieName: String { "\(id).mp4" }
     var thumbnailName: String { "\(id).thumbnail.png" }
@@ -36,12 +45,13 @@ struct RecordingEntry: Codable, Sendable, FetchableRecord, PersistableRecord {
         var complete: Bool
         var movie: String
         var thumbnail: String?
+        var source: String?
     }
 
     var listing: Listing {
         Listing(
             id: id, startedAt: startedAt.ISO8601Format(), width: width, height: height, duration: (duration * 1000).rounded() / 1000,
             frames: frames, bytes: bytes, stopReason: stopReason, complete: complete, movie: "/v1/recordings/\(id)/movie",
-            thumbnail: hasThumbnail ? "/v1/recordings/\(id)/thumbnail" : nil)
+            thumbnail: hasThumbnail ? "/v1/recordings/\(id)/thumbnail" : nil, source: source)
     }
 }

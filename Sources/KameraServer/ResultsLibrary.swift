@@ -67,6 +67,9 @@ final class ResultsLibrary: Sendable {
                 t.column("textLines", .integer).notNull()
             }
         }
+        migrator.registerMigration("v2 recording source") { db in
+            try db.alter(table: RecordingEntry.databaseTableName) { t in t.add(column: "source", .text) }
+        }
         return migrator
     }
 
@@ -104,6 +107,28 @@ final class ResultsLibrary: Sendable {
         try? FileManager.default.removeItem(at: movieURL(entry))
         try? FileManager.default.removeItem(at: thumbnailURL(entry))
         return true
+    }
+
+    /// Completes the entry of a recording that ended: measured, with its thumbnail, and
+    /// `reason` (else the recorder's stop reason). A recording that got no frame is removed and
+    /// nil returned.
+    func conclude(_ finished: FinishedRecording, reason: String?) async throws -> RecordingEntry? {
+        guard var entry = try await recording(id: finished.id) else { return nil }
+        guard let summary = finished.summary else {
+            _ = try await deleteRecording(id: finished.id)
+            return nil
+        }
+        entry.width = finished.width
+        entry.height = finished.height
+        entry.duration = summary.duration
+        entry.frames = summary.frames
+        entry.bytes = summary.bytes
+        entry.stopReason = reason ?? summary.stopReason.rawValue
+        entry.complete = true
+        let movie = movieURL(entry), thumbnail = thumbnailURL(entry)
+        entry.hasThumbnail = (try? await AnalysisExecutor.run { try Self.writeThumbnail(of: movie, to: thumbnail) }) != nil
+        try await update(entry)
+        return entry
     }
 
     /// Recordings left unfinished by a server that stopped while writing them: the movie
@@ -146,6 +171,19 @@ final class ResultsLibrary: Sendable {
     // MARK: Live sessions and photos
 
     /// Notes a code seen in a session; only its first sighting is kept.
+    /// Notes what one analysed live frame saw for the first time: new codes, faces that
+    /// appeared or were lost.
+    func note(_ outcome: LiveSession.Outcome, session: String) async throws {
+        let now = Date()
+        for code in outcome.newCodes {
+            try await noteCode(
+                CodeSighting(
+                    session: session, symbology: code.symbology, payload: code.payload, payloadBase64: code.payloadBase64, firstSeen: now))
+        }
+        for face in outcome.appearedFaces { try await noteFaceAppeared(session: session, faceID: face, at: now) }
+        for face in outcome.lostFaces { try await noteFaceLost(session: session, faceID: face, at: now) }
+    }
+
     func noteCode(_ sighting: CodeSighting) async throws {
         try await pool.write { db in try sighting.insert(db) }
     }

@@ -14,12 +14,16 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: URL
     public var limits: RequestLimits
     public var recordingLimits: RecordingLimits
+    /// Server cameras (`--camera`): V4L2 devices such as `/dev/video0`, or video files played
+    /// in a loop as if they were cameras. Index `n` is served at `/v1/cameras/n/live`.
+    public var cameras: [String]
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
         dataDirectory: URL = ServerConfiguration.defaultDataDirectory, limits: RequestLimits = RequestLimits(),
-        recordingLimits: RecordingLimits = RecordingLimits()
+        recordingLimits: RecordingLimits = RecordingLimits(), cameras: [String] = []
     ) {
+        self.cameras = cameras
         self.recordingLimits = recordingLimits
         self.host = host
         self.port = port

@@ -19,6 +19,20 @@ enum ServerTestMedia {
         return scene.canvas
     }
 
+    /// The stream as a 15 fps movie for a server camera played from a file: the face goes
+    /// right and comes back (so the loop has no jump), the code is there in the first half.
+    static func cameraMovie(frames: Int = 30) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-camera-\(UUID()).mp4")
+        let recorder = try MovieRecorder(url: url, settings: RecordingSettings(width: 640, height: 480, frameRate: 15, quality: 18))
+        let half = frames / 2
+        for i in 0..<frames {
+            let position = i < half ? i : frames - 1 - i
+            try recorder.append(try frame(position, codeLeavesAt: i < half ? position + 1 : 0), at: Double(i) / 15)
+        }
+        _ = try recorder.finish()
+        return url
+    }
+
     static func jpeg(_ image: PixelBuffer) throws -> Data {
         try ImageEncoder.encode(image, as: .jpeg(quality: 90))
     }

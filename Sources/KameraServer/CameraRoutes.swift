@@ -1,0 +1,109 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Kamera
+import KameraReports
+import NIOCore
+
+/// The server cameras' routes: `GET /v1/cameras`, recording from a camera
+/// (`POST`/`DELETE /v1/cameras/{index}/recording`, so a headless box records with curl), and
+/// the live view `/v1/cameras/{index}/live`.
+///
+/// The live WebSocket sends, for each analysed frame, a binary message (the 4-byte
+/// little-endian frame number, then the frame as JPEG) followed by the text message
+/// `/v1/live` sends for a frame (with the same id). The page sends text messages only: options
+/// and `{"record":"start"|"stop"}` as on `/v1/live`.
+struct CameraRoutes: Sendable {
+    let cameras: [ServerCamera]
+    let recordingLimits: RecordingLimits
+
+    func list() throws -> Response {
+        JSONResponse.make(try JSONValueEncoder.encode(["cameras": cameras.map(\.listing)]).rendered() + "\n")
+    }
+
+    /// The camera named by the route's `{index}`, or 404.
+    func camera(_ context: some RequestContext) throws -> ServerCamera {
+        let text = try context.parameters.require("index")
+        guard let index = Int(text), cameras.indices.contains(index) else {
+            throw APIError(
+                .notFound, code: "notFound", message: "no server camera \(text)",
+                hint: cameras.isEmpty ? "start kamera serve with --camera /dev/videoN" : "GET /v1/cameras lists them")
+        }
+        return cameras[index]
+    }
+
+    func startRecording(_ request: Request, context: some RequestContext) async throws -> Response {
+        let camera = try camera(context)
+        let query = request.uri.queryParameters
+        var asked = LiveCommand.Record(record: .start)
+        for (name, keyPath) in [("maxSeconds", \LiveCommand.Record.maxSeconds), ("maxMegabytes", \.maxMegabytes)] {
+            guard let text = query[Substring(name)] else { continue }
+            guard let value = Double(String(text)), value > 0, value.isFinite else {
+                throw APIError.badRequest("\(name) must be a positive number", hint: "e.g. ?maxSeconds=60&maxMegabytes=200")
+            }
+            asked[keyPath: keyPath] = value
+        }
+        let entry = try await camera.startRecording(limits: recordingLimits.lowered(to: asked))
+        return JSONResponse.make(try JSONValueEncoder.encode(["recording": entry.listing]).rendered() + "\n", status: .created)
+    }
+
+    func stopRecording(context: some RequestContext) async throws -> Response {
+        guard let entry = try await camera(context).stopRecording() else { throw APIError.nothingRecorded }
+        return JSONResponse.make(try JSONValueEncoder.encode(["recording": entry.listing]).rendered() + "\n")
+    }
+
+    /// One page watching a camera: frames and results out, options and recording commands in.
+    func live(_ camera: ServerCamera, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let (id, updates) = camera.watch()
+        defer { camera.stopWatching(id) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await update in updates {
+                    switch update {
+                    case .frame(let frameID, let jpeg, let message):
+                        var buffer = ByteBuffer()
+                        buffer.reserveCapacity(jpeg.count + 4)
+                        buffer.writeInteger(frameID, endianness: .little)
+                        buffer.writeBytes(jpeg)
+                        try await outbound.write(.binary(buffer))
+                        try await outbound.write(.text(message))
+                    case .notice(let message):
+                        try await outbound.write(.text(message))
+                    }
+                }
+                // The camera failed and let its watchers go.
+                try await outbound.close(.goingAway, reason: "camera unavailable")
+            }
+            for try await message in inbound.messages(maxSize: 1 << 16) {
+                guard case .text(let text) = message else {
+                    try await send(
+                        APIError.badRequest("a server camera's socket takes text messages only", hint: "options or record commands"),
+                        outbound)
+                    continue
+                }
+                do {
+                    switch try LiveCommand(json: text) {
+                    case .options(let options):
+                        camera.update(options)
+                    case .record(let record) where record.record == .start:
+                        _ = try await camera.startRecording(limits: recordingLimits.lowered(to: record))
+                    case .record:
+                        _ = try await camera.stopRecording()
+                    }
+                } catch let error as APIError {
+                    try await send(error, outbound)
+                } catch {
+                    try await send(
+                        APIError.badRequest(#"a text message is options such as {"faces":true} or {"record":"start"}"#, hint: "\(error)"),
+                        outbound)
+                }
+            }
+            camera.stopWatching(id)
+            try await group.waitForAll()
+        }
+    }
+
+    private func send(_ error: APIError, _ outbound: WebSocketOutboundWriter) async throws {
+        try await outbound.write(.text(try LiveSocket.errorMessage(id: nil, error)))
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import HummingbirdWSTesting
+import HummingbirdWebSocket
+import Kamera
+import NIOCore
+import Testing
+import WSClient
+
+@testable import KameraServer
+
+/// Server cameras (`--camera`) played from a movie of a face and a code moving over a real
+/// photo: the live view, recording every frame at the camera's size and rate (over HTTP and
+/// from the page), the camera going away, shutdown, and cameras that cannot be.
+@Suite struct ServerCameraTests {
+    func server(camera: URL, data: URL = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-camera-\(UUID())")) throws
+        -> KameraServer
+    {
+        try KameraServer(configuration: ServerConfiguration(port: 0, dataDirectory: data, cameras: [camera.path]))
+    }
+
+    static func json(_ buffer: ByteBuffer) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(buffer: buffer)) as? [String: Any])
+    }
+
+    static func text(_ message: WebSocketMessage?) throws -> [String: Any]? {
+        guard case .text(let text) = message else { return nil }
+        return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("HTTP: listed, records every frame at full size while nobody watches, stops with the finished entry, closes when idle")
+    func recordOverHTTP() async throws {
+        let movie = try ServerTestMedia.cameraMovie()
+        let server = try server(camera: movie)
+        _ = try await server.makeApplication().test(.router) { client in
+            let listed = try await client.execute(uri: "/v1/cameras", method: .get) {
+                try #require(Self.json($0.body)["cameras"] as? [[String: Any]])
+            }
+            #expect(listed.count == 1)
+            #expect(listed.first?["path"] as? String == movie.path)
+            #expect(listed.first?["capturing"] as? Bool == false)
+            #expect(listed.first?["live"] as? String == "/v1/cameras/0/live")
+            try await client.execute(uri: "/v1/cameras/0/recording?maxSeconds=abc", method: .post) { #expect($0.status == .badRequest) }
+            try await client.execute(uri: "/v1/cameras/0/recording", method: .delete) { response in
+                #expect(response.status == .conflict)
+                let error = try Self.json(response.body)["error"] as? [String: Any]
+                #expect(error?["code"] as? String == "notRecording")
+            }
+            let started = try await client.execute(uri: "/v1/cameras/0/recording?maxSeconds=60", method: .post) { response in
+                #expect(response.status == .created)
+                return try #require(Self.json(response.body)["recording"] as? [String: Any])
+            }
+            #expect(started["complete"] as? Bool == false)
+            #expect(started["source"] as? String == movie.path)
+            try await client.execute(uri: "/v1/cameras/0/recording", method: .post) { #expect($0.status == .conflict) }
+            try await Task.sleep(for: .milliseconds(800))
+            let during = try await client.execute(uri: "/v1/cameras", method: .get) {
+                try #require(Self.json($0.body)["cameras"] as? [[String: Any]])
+            }
+            #expect(during.first?["capturing"] as? Bool == true)
+            #expect(during.first?["width"] as? Int == 640 && during.first?["height"] as? Int == 480)
+            #expect((during.first?["recording"] as? [String: Any])?["id"] as? String == started["id"] as? String)
+            // Past the movie's 2 s end: the file camera loops.
+            try await Task.sleep(for: .milliseconds(2200))
+            let finished = try await client.execute(uri: "/v1/cameras/0/recording", method: .delete) { response in
+                #expect(response.status == .ok)
+                return try #require(Self.json(response.body)["recording"] as? [String: Any])
+            }
+            #expect(finished["complete"] as? Bool == true)
+            #expect(finished["stopReason"] as? String == "finished")
+            #expect(finished["width"] as? Int == 640 && finished["height"] as? Int == 480)
+            let duration = try #require(finished["duration"] as? Double), frames = try #require(finished["frames"] as? Int)
+            #expect(duration >= 2.8)
+            // Every frame of a 15 fps camera, not just the analysed ones (nobody watched).
+            #expect(Double(frames) >= duration * 15 * 0.9, "\(frames) frames in \(duration) s")
+            let id = try #require(finished["id"] as? String)
+            let reader = try MovieReader(path: server.library.recordingsDirectory.appendingPathComponent("\(id).mp4").path)
+            var decoded = 0
+            while try reader.nextFrame() != nil { decoded += 1 }
+            #expect(decoded == frames)
+            try await client.execute(uri: "/v1/recordings/\(id)/thumbnail", method: .get) { #expect($0.status == .ok) }
+            // Nobody watches and nothing records: the camera closes.
+            var capturing = true
+            for _ in 0..<100 where capturing {
+                try await Task.sleep(for: .milliseconds(20))
+                capturing = server.cameras[0].listing.capturing
+            }
+            #expect(!capturing)
+        }
+    }
+
+    @Test("Live view: JPEG frames with results, stable face IDs, the code while in view; a recording from the page has every frame")
+    func liveView() async throws {
+        let server = try server(camera: try ServerTestMedia.cameraMovie())
+        _ = try await server.makeApplication().test(.live) { client in
+            try await client.ws("/v1/cameras/0/live", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 22)) {
+                inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                try await outbound.write(.text(#"{"faces":true,"landmarks":false,"codes":true,"text":false}"#))
+                var results: [[String: Any]] = [], pictures = 0, pendingPicture: UInt32?
+                var recording: [String: Any]?, askedToStop = false
+                let began = ContinuousClock.now
+                while recording == nil {
+                    let message = try await messages.next()
+                    if case .binary(let buffer) = message {
+                        pendingPicture = buffer.getInteger(at: buffer.readerIndex, endianness: .little, as: UInt32.self)
+                        if pictures == 0 {
+                            let image = try ImageDecoder.decode(Data(buffer.readableBytesView.dropFirst(4)))
+                            #expect(image.width == 640 && image.height == 480)
+                        }
+                        pictures += 1
+                        continue
+                    }
+                    let result = try #require(try Self.text(message))
+                    if let ended = result["recording"] as? [String: Any] {
+                        recording = ended
+                        break
+                    }
+                    #expect(result["error"] == nil, "\(result)")
+                    // Each result follows its picture.
+                    #expect(result["id"] as? Int == pendingPicture.map(Int.init))
+                    results.append(result)
+                    let elapsed = (ContinuousClock.now - began) / .seconds(1)
+                    if elapsed > 1, results.count > 3, !askedToStop, (results.last?["recording"] as? Double) == nil {
+                        try await outbound.write(.text(#"{"record":"start","maxSeconds":30}"#))
+                        askedToStop = true
+                    } else if askedToStop, (results.last?["recording"] as? Double ?? 0) >= 1.5 {
+                        try await outbound.write(.text(#"{"record":"stop"}"#))
+                    }
+                    if elapsed > 20 { break }
+                }
+                let ended = try #require(recording)
+                #expect(ended["stopReason"] as? String == "finished")
+                let duration = try #require(ended["duration"] as? Double), frames = try #require(ended["frames"] as? Int)
+                #expect(Double(frames) >= duration * 15 * 0.9, "\(frames) frames in \(duration) s")
+                #expect(pictures == results.count)
+                // Faces: one face, one ID between sightings closer than the scanner's lost time.
+                var sightings: [(t: Double, id: Int)] = []
+                for result in results {
+                    if let t = result["t"] as? Double, let id = (result["faces"] as? [[String: Any]])?.first?["faceID"] as? Int {
+                        sightings.append((t, id))
+                    }
+                }
+                #expect(Double(sightings.count) >= Double(results.count) * 0.7)
+                for (previous, next) in zip(sightings, sightings.dropFirst()) where next.t - previous.t < 0.35 {
+                    #expect(next.id == previous.id)
+                }
+                // The code is in the first half of each 2 s loop only.
+                let withCode = results.filter {
+                    ($0["barcodes"] as? [[String: Any]])?.contains { $0["payload"] as? String == ServerTestMedia.qrPayload } == true
+                }
+                #expect(!withCode.isEmpty && withCode.count < results.count)
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+
+    @Test("The camera goes away mid-recording: the recording is kept (cameraLost), watchers get an error and are let go")
+    func cameraLost() async throws {
+        let movie = try ServerTestMedia.cameraMovie(frames: 15)
+        let server = try server(camera: movie)
+        _ = try await server.makeApplication().test(.live) { client in
+            try await client.ws("/v1/cameras/0/live", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 22)) {
+                inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                try await outbound.write(.text(#"{"record":"start"}"#))
+                // The first frames, then the file disappears: the loop cannot reopen it.
+                _ = try await messages.next()
+                try FileManager.default.removeItem(at: movie)
+                var error: [String: Any]?, recording: [String: Any]?
+                while let message = try await messages.next() {
+                    guard let result = try Self.text(message) else { continue }
+                    if let e = result["error"] as? [String: Any] { error = e }
+                    if let r = result["recording"] as? [String: Any] { recording = r }
+                }
+                #expect(error?["code"] as? String == "cameraUnavailable")
+                // The recording notice may come before or after the error; the library has it either way.
+                _ = recording
+            }
+            var entries: [[String: Any]] = []
+            for _ in 0..<100 {
+                entries = try await client.execute(uri: "/v1/recordings", method: .get) {
+                    try #require(Self.json($0.body)["recordings"] as? [[String: Any]])
+                }
+                if entries.first?["complete"] as? Bool == true { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(entries.count == 1)
+            #expect(entries.first?["stopReason"] as? String == "cameraLost")
+            #expect((entries.first?["frames"] as? Int ?? 0) >= 10)
+            #expect(entries.first?["thumbnail"] as? String != nil)
+        }
+    }
+
+    @Test("Stopping the server finishes a camera recording in progress (serverStopped)")
+    func shutdown() async throws {
+        let server = try server(camera: try ServerTestMedia.cameraMovie(frames: 15))
+        let entry = try await server.cameras[0].startRecording(limits: RecordingLimits())
+        try await Task.sleep(for: .milliseconds(700))
+        await server.cameras[0].shutDown()
+        let finished = try #require(try await server.library.recording(id: entry.id))
+        #expect(finished.complete)
+        #expect(finished.stopReason == "serverStopped")
+        #expect(finished.frames >= 5)
+        #expect(!server.cameras[0].listing.capturing)
+    }
+
+    @Test("Cameras that cannot be: missing, not video, not a capture device; unknown camera numbers are 404")
+    func badCameras() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-camera-\(UUID())")
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-camera-\(UUID()).txt")
+        try Data("not a video".utf8).write(to: text)
+        for (path, code) in [
+            ("/nonexistent/video0", KameraError.Code.unreadableFile), (text.path, .corruptMedia), ("/dev/null", .unsupportedFormat),
+        ] {
+            #expect(throws: KameraError.self, "\(path)") {
+                try KameraServer(configuration: ServerConfiguration(port: 0, dataDirectory: data, cameras: [path]))
+            }
+            do {
+                _ = try KameraServer(configuration: ServerConfiguration(port: 0, dataDirectory: data, cameras: [path]))
+            } catch let error as KameraError {
+                #expect(error.code == code, "\(path): \(error)")
+            }
+        }
+        let server = try KameraServer(configuration: ServerConfiguration(port: 0, dataDirectory: data))
+        _ = try await server.makeApplication().test(.router) { client in
+            try await client.execute(uri: "/v1/cameras", method: .get) { response in
+                let cameras = try Self.json(response.body)["cameras"] as? [Any]
+                #expect(cameras?.isEmpty == true)
+            }
+            for (uri, method) in [
+                ("/v1/cameras/0/live", HTTPRequest.Method.get), ("/v1/cameras/0/recording", .post), ("/v1/cameras/x/recording", .delete),
+            ] {
+                try await client.execute(uri: uri, method: method) { response in
+                    #expect(response.status == .notFound, "\(method) \(uri)")
+                    let error = try Self.json(response.body)["error"] as? [String: Any]
+                    #expect(error?["hint"] as? String != nil)
+                }
+            }
+        }
+    }
+}
