@@ -27,3 +27,19 @@ for _ in 1 2 3; do .build/release/kamera detect --faces --barcodes --jobs 1 --fo
 CLI_SECONDS=$(echo "$(date +%s.%N) - $CLI_START" | bc)
 echo "machine: $(nproc) cores; kamera serve on 127.0.0.1:$PORT (analysis slots: 2 per core + 2)"
 "$VENV/bin/python" bench/serve_load.py "$PORT" "$SERVER" "$WORK/640" "$WORK/1280" "$CLI_SECONDS" "${1:-8}" "${PHOTOS[@]}"
+
+# Server cameras (--camera): the same video at 30 fps played as the server's own camera; one
+# page watches while the camera records every frame at its full size.
+echo
+echo "Server camera (--camera, a 30 fps movie played as the camera): one page watching while recording, ${1:-8} s"
+printf '%-12s%12s%14s%14s%13s\n' camera "analysed fps" "analysis p50" "recorded fps" size
+for size in 640x480 1280x720; do
+    ffmpeg -loglevel error -i /usr/share/doc/opencv-doc/examples/data/Megamind.avi -vf "scale=${size/x/:}" -r 30 -c:v libx264 -preset veryfast "$WORK/camera-$size.mp4"
+    .build/release/kamera serve --port 0 --data "$WORK/camera-data" --camera "$WORK/camera-$size.mp4" > "$WORK/camera.out" &
+    CAMERA_SERVER=$!
+    until grep -q serving "$WORK/camera.out" 2>/dev/null; do sleep 0.1; done
+    CAMERA_PORT="$(grep -o '127.0.0.1:[0-9]*' "$WORK/camera.out" | cut -d: -f2)"
+    "$VENV/bin/python" bench/serve_camera.py "$CAMERA_PORT" "$size@30" "${1:-8}"
+    kill $CAMERA_SERVER; wait $CAMERA_SERVER 2>/dev/null || true
+    rm -f "$WORK/camera.out"
+done

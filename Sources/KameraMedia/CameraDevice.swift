@@ -14,6 +14,12 @@ public struct CameraDevice: Sendable, Hashable {
         public var fourCC: String
         public var width: Int
         public var height: Int
+
+        public init(fourCC: String, width: Int, height: Int) {
+            self.fourCC = fourCC
+            self.width = width
+            self.height = height
+        }
     }
 
     /// Capture formats, queried from the driver when discovered (empty if the node is not a

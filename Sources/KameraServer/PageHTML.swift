@@ -58,6 +58,7 @@ enum PageHTML {
             <div class="stage">
               <div id="live-box" class="box">
                 <video id="video" autoplay muted playsinline></video>
+                <img id="server-view" class="hidden" alt="the server camera's latest analysed frame">
                 <div id="faces" class="layer faces"></div>
                 <svg id="marks" class="layer"></svg>
               </div>

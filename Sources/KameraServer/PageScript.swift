@@ -1,5 +1,6 @@
-/// The page's script: camera frames to `/v1/live` and results drawn over the video; photos to
-/// `/v1/detect`. State a test can read is kept on `window.kamera`.
+/// The page's script: camera frames to `/v1/live` and results drawn over the video, or a
+/// server camera's analysed frames from `/v1/cameras/N/live`; photos to `/v1/detect`. State a
+/// test can read is kept on `window.kamera`.
 enum PageScript {
     static let text = #"""
         "use strict";
@@ -10,7 +11,7 @@ enum PageScript {
         const state = window.kamera = {
           connected: false, frames: 0, results: 0, dropped: 0, fps: 0, latencyMs: 0,
           faces: {}, codesShown: {}, history: [], lastResult: null, photoResult: null,
-          recording: false, recordings: [], lastRecording: null, lastSeen: {},
+          recording: false, recordings: [], lastRecording: null, lastSeen: {}, source: null, serverFrames: 0,
         };
 
         // Tabs.
@@ -22,18 +23,31 @@ enum PageScript {
           });
         }
 
-        // Cameras: the browser's list, the choice remembered.
+        // Cameras: the browser's list, then the server's own (kamera serve --camera, values
+        // "server:N"); the choice remembered.
         async function listCameras() {
           const select = $("camera");
+          const choices = [];
           try {
             const devices = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === "videoinput");
-            select.innerHTML = "";
-            devices.forEach((d, i) => select.add(new Option(d.label || "camera " + (i + 1), d.deviceId)));
-            const remembered = localStorage.getItem("kamera.camera");
-            if (remembered && devices.some((d) => d.deviceId === remembered)) select.value = remembered;
+            devices.forEach((d, i) => choices.push([d.label || "camera " + (i + 1), d.deviceId]));
           } catch (e) { setStatus("no camera access: " + e.message); }
+          try {
+            const response = await fetch("/v1/cameras");
+            if (response.ok) for (const c of (await response.json()).cameras) choices.push(["server: " + c.name + " (" + c.path + ")", "server:" + c.index]);
+          } catch (e) { /* the page still works with the browser's cameras */ }
+          const current = select.value;
+          select.innerHTML = "";
+          for (const [label, value] of choices) select.add(new Option(label, value));
+          const remembered = current || localStorage.getItem("kamera.camera");
+          if (remembered && choices.some(([, value]) => value === remembered)) select.value = remembered;
+          $("resolution").disabled = select.value.startsWith("server:");
         }
-        $("camera").addEventListener("change", () => localStorage.setItem("kamera.camera", $("camera").value));
+        $("camera").addEventListener("change", () => {
+          localStorage.setItem("kamera.camera", $("camera").value);
+          // A server camera sends its own frames at its own size.
+          $("resolution").disabled = $("camera").value.startsWith("server:");
+        });
         $("resolution").value = localStorage.getItem("kamera.resolution") || "640x480";
         $("resolution").addEventListener("change", () => localStorage.setItem("kamera.resolution", $("resolution").value));
         function setStatus(text) { $("status").textContent = text; }
@@ -49,6 +63,7 @@ enum PageScript {
         }
 
         async function start() {
+          if ($("camera").value.startsWith("server:")) return startServerCamera($("camera").value.slice(7));
           const [width, height] = $("resolution").value.split("x").map(Number);
           const video = { width: { ideal: width }, height: { ideal: height } };
           if ($("camera").value) video.deviceId = { exact: $("camera").value };
@@ -65,13 +80,41 @@ enum PageScript {
           socket.onclose = () => { state.connected = false; setStatus("disconnected"); };
           socket.onerror = () => setStatus("connection error");
           socket.onmessage = (event) => received(JSON.parse(event.data));
+          state.source = "browser";
+          $("start").disabled = true; $("stop").disabled = false; $("record").disabled = false;
+        }
+
+        // A server camera: the server captures and analyses; each analysed frame arrives as a
+        // binary message (4-byte frame number, JPEG) followed by its result, and is shown in
+        // place of the video. Recording records the camera itself, at its full size and rate.
+        let serverFrame = null;
+        function startServerCamera(index) {
+          const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+          socket = new WebSocket(scheme + "//" + location.host + "/v1/cameras/" + index + "/live");
+          socket.binaryType = "arraybuffer";
+          $("video").classList.add("hidden"); $("server-view").classList.remove("hidden");
+          socket.onopen = () => { state.connected = true; setStatus("live: server camera " + index); socket.send(JSON.stringify(options())); };
+          socket.onclose = () => { state.connected = false; setStatus("disconnected"); };
+          socket.onerror = () => setStatus("connection error");
+          socket.onmessage = async (event) => {
+            if (typeof event.data === "string") { received(JSON.parse(event.data)); return; }
+            const id = new DataView(event.data, 0, 4).getUint32(0, true);
+            const blob = new Blob([new Uint8Array(event.data, 4)], { type: "image/jpeg" });
+            const image = $("server-view"), old = image.src;
+            image.src = URL.createObjectURL(blob);
+            if (old) URL.revokeObjectURL(old);
+            state.serverFrames++;
+            serverFrame = { id, arrived: performance.now(), bitmap: await createImageBitmap(blob).catch(() => null) };
+          };
+          state.source = "server:" + index;
           $("start").disabled = true; $("stop").disabled = false; $("record").disabled = false;
         }
 
         function stop() {
           if (socket) socket.close();
           if (stream) stream.getTracks().forEach((t) => t.stop());
-          socket = null; stream = null; inFlight.clear();
+          socket = null; stream = null; inFlight.clear(); serverFrame = null; state.source = null;
+          $("video").classList.remove("hidden"); $("server-view").classList.add("hidden");
           $("start").disabled = false; $("stop").disabled = true; $("record").disabled = true;
           setRecording(false);
           setStatus("idle");
@@ -118,7 +161,9 @@ enum PageScript {
             return;
           }
           const now = performance.now();
-          const sent = inFlight.get(message.id);
+          // A server camera's result follows its picture; its latency is the analysis time.
+          const fromServer = serverFrame && serverFrame.id === message.id;
+          const sent = fromServer ? { sent: now - message.analysisMs, frame: serverFrame.bitmap } : inFlight.get(message.id);
           // Frames sent before this one and never answered were dropped by the server.
           for (const id of inFlight.keys()) if (id < message.id) inFlight.delete(id);
           inFlight.delete(message.id);
@@ -130,7 +175,11 @@ enum PageScript {
           state.dropped = message.dropped;
           state.lastResult = message;
           $("fps").textContent = state.fps; $("latency").textContent = state.latencyMs; $("dropped").textContent = message.dropped;
-          if (typeof message.recording === "number") $("recording-state").textContent = "● REC " + message.recording.toFixed(1) + " s";
+          if (typeof message.recording === "number") {
+            // A server camera may be recording for another page or an API call.
+            if (!state.recording) setRecording(true);
+            $("recording-state").textContent = "● REC " + message.recording.toFixed(1) + " s";
+          }
           drawFaces($("faces"), message.faces, message.width, true);
           drawLive(message, now, sent && sent.frame);
         }
@@ -320,7 +369,7 @@ enum PageScript {
             if (r.thumbnail) { const img = document.createElement("img"); img.src = r.thumbnail; img.alt = "thumbnail"; li.appendChild(img); }
             const meta = document.createElement("div");
             meta.className = "meta";
-            meta.textContent = new Date(r.startedAt).toLocaleString() + " · " + r.duration.toFixed(1) + " s · " + (r.bytes / 1048576).toFixed(1) + " MB · " + r.stopReason;
+            meta.textContent = new Date(r.startedAt).toLocaleString() + " · " + r.duration.toFixed(1) + " s · " + (r.bytes / 1048576).toFixed(1) + " MB · " + r.stopReason + (r.source && r.source !== "browser" ? " · " + r.source : "");
             li.appendChild(meta);
             const play = document.createElement("button");
             play.textContent = "Play"; play.className = "play";

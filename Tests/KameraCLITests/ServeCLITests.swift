@@ -19,14 +19,14 @@ import Testing
         let process = Process()
         let port: Int
 
-        init(data: URL) throws {
+        init(data: URL, arguments extra: [String] = []) throws {
             let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             var executable = directory.appendingPathComponent("kamera")
             if !FileManager.default.fileExists(atPath: executable.path) {
                 executable = directory.deletingLastPathComponent().appendingPathComponent("kamera")
             }
             process.executableURL = executable
-            process.arguments = ["serve", "--port", "0", "--data", data.path]
+            process.arguments = ["serve", "--port", "0", "--data", data.path] + extra
             let out = Pipe()
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
@@ -139,5 +139,37 @@ import Testing
         var decoded = 0
         while try reader.nextFrame() != nil { decoded += 1 }
         #expect(decoded == frameCount)
+    }
+
+    @Test("SIGTERM while a server camera records: the movie is finished (serverStopped), not cut off; bad cameras stop the start")
+    func cameraRecordingAtShutdown() async throws {
+        // A 2 s test-pattern movie stands in for the camera (played in a loop in real time).
+        let movie = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-serve-camera-\(UUID()).mp4")
+        let pattern = TestPatternSource(width: 320, height: 240, frameRate: 15)
+        let recorder = try MovieRecorder(url: movie, settings: RecordingSettings(width: 320, height: 240, frameRate: 15))
+        for i in 0..<30 { try recorder.append(pattern.frame(i).pixelBuffer, at: Double(i) / 15) }
+        _ = try recorder.finish()
+        let data = dataDirectory()
+        let server = try ServerProcess(data: data, arguments: ["--camera", movie.path])
+        let (started, _) = try await server.request("/v1/cameras/0/recording", method: "POST")
+        #expect(started == 201)
+        try await Task.sleep(for: .milliseconds(1500))
+        server.stop()
+        #expect(server.process.terminationStatus == 0)
+        let restarted = try ServerProcess(data: data)
+        defer { restarted.stop() }
+        let (status, body) = try await restarted.request("/v1/recordings")
+        #expect(status == 200)
+        let entry = try #require((try JSONSerialization.jsonObject(with: body) as? [String: [[String: Any]]])?["recordings"]?.first)
+        #expect(entry["stopReason"] as? String == "serverStopped")
+        #expect(entry["source"] as? String == movie.path)
+        #expect(entry["width"] as? Int == 320 && entry["height"] as? Int == 240)
+        #expect((entry["frames"] as? Int ?? 0) >= 15)
+
+        for camera in ["/nonexistent/video7", "/dev/null"] {
+            let cli = try kamera(["serve", "--port", "0", "--data", data.path, "--camera", camera])
+            #expect(cli.status != 0)
+            #expect(cli.stderr.contains(camera), "\(cli.stderr)")
+        }
     }
 }

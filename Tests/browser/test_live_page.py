@@ -45,7 +45,9 @@ def shot(driver, name):
 def main():
     os.makedirs(ARTIFACTS, exist_ok=True)
     data = tempfile.mkdtemp(prefix="kamera-browser-")
-    server = subprocess.Popen([KAMERA, "serve", "--port", "0", "--data", data], stdout=subprocess.PIPE, text=True)
+    # The same Y4M is also the server's own camera (--camera), for the server-camera view.
+    server = subprocess.Popen([KAMERA, "serve", "--port", "0", "--data", data, "--camera", CAMERA],
+                              stdout=subprocess.PIPE, text=True)
     line = server.stdout.readline()
     port = re.search(r"127\.0\.0\.1:(\d+)/", line).group(1)
     url = f"http://127.0.0.1:{port}/"
@@ -132,6 +134,39 @@ def main():
             " marks: document.querySelectorAll('#photo-marks *').length, summary: document.getElementById('photo-summary').textContent}")
         check(counts["faces"] >= 1 and counts["marks"] > 10, f"faces and landmarks are drawn on the photo ({counts})")
         shot(driver, "4-photo")
+
+        # Server camera: the server captures, analyses and records; the page shows its frames.
+        driver.find_element(By.ID, "tab-live").click()
+        option = wait_for(driver, "return [...document.querySelectorAll('#camera option')].some(o => o.value === 'server:0')")
+        check(bool(option), "the server's camera is in the camera list")
+        driver.execute_script("const s = document.getElementById('camera'); s.value = 'server:0';"
+                              " s.dispatchEvent(new Event('change')); window.kamera.lastRecording = null;"
+                              " window.kamera.faces = {}; window.kamera.results = 0;")
+        driver.find_element(By.ID, "start").click()
+        frames = wait_for(driver, "const k = window.kamera; return k.source === 'server:0' && k.serverFrames > 20"
+                                  " && document.getElementById('server-view').naturalWidth === 640 && k.serverFrames")
+        check(bool(frames), f"the server camera's frames are shown ({frames} frames)")
+        ids = set()
+        end = time.time() + 3
+        while time.time() < end:
+            ids.update(driver.execute_script("return Object.keys(window.kamera.faces)"))
+            time.sleep(0.1)
+        check(len(ids) == 1, f"the server camera's face keeps one ID over 3 s (IDs seen: {sorted(ids)})")
+        code = wait_for(driver, "return [...document.querySelectorAll('#marks .code-text')].some(t => t.textContent === '%s')" % QR_TEXT,
+                        timeout=10)
+        check(bool(code), "the server camera's code message is shown")
+        shot(driver, "5-server-camera")
+        driver.find_element(By.ID, "record").click()
+        time.sleep(2.5)
+        driver.find_element(By.ID, "record").click()
+        recording = wait_for(driver, "return window.kamera.lastRecording", timeout=20)
+        check(bool(recording) and recording.get("source") == CAMERA and recording["width"] == 640,
+              f"the server camera's recording is listed with its source ({recording})")
+        if recording:
+            # Every camera frame (15 fps), not just the analysed ones.
+            check(recording["frames"] >= recording["duration"] * 15 * 0.9,
+                  f"the recording has every camera frame ({recording['frames']} in {recording['duration']} s)")
+        driver.find_element(By.ID, "stop").click()
         # Health of the whole run: no errors in the page's console.
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"no page errors ({errors[:2]})")
