@@ -27,6 +27,7 @@ void knn_depthwise(const float *in, int ih, int iw, int c, const float *packed, 
                    float *out, int oy0, int oy1, int ow, knn_activation act) {
     int blocks = (c + KNN_BLOCK - 1) / KNN_BLOCK;
     int cpad = blocks * KNN_BLOCK;
+    const int wide = knn_has_wide_vectors();
     // Output columns whose whole window is inside the image.
     int ox_lo = (pad_left + sw - 1) / sw;
     int ox_hi = (iw - (kw - 1) * dw - 1 + pad_left) / sw + 1;
@@ -43,7 +44,33 @@ void knn_depthwise(const float *in, int ih, int iw, int c, const float *packed, 
             continue;
         }
         for (int ox = 0; ox < ox_lo; ox++) DEPTHWISE_PIXEL(ox);
-        // 3×3 interior: the block's nine weights stay in registers across the row.
+        // 3×3 interior: the block's nine weights stay in registers across the row. On AVX2 a
+        // 16-lane weight is two ymm, and nine of them plus bias and sum (22 ymm) would spill
+        // every pixel, so there each half block runs on its own with 8-lane vectors.
+        if (!wide) {
+            for (int b = 0; b < blocks; b++) {
+                for (int h = 0; h < KNN_BLOCK && b * KNN_BLOCK + h < c; h += 8) {
+                    const float *w = packed + b * KNN_BLOCK + h;
+                    v8 w0 = load8(w), w1 = load8(w + cpad), w2 = load8(w + 2 * cpad);
+                    v8 w3 = load8(w + 3 * cpad), w4 = load8(w + 4 * cpad), w5 = load8(w + 5 * cpad);
+                    v8 w6 = load8(w + 6 * cpad), w7 = load8(w + 7 * cpad), w8 = load8(w + 8 * cpad);
+                    v8 bv = load8(bias + b * KNN_BLOCK + h);
+                    size_t left = (size_t)(c - b * KNN_BLOCK - h);
+                    const float *r0 = in + (size_t)iy0 * iw * c + b * KNN_BLOCK + h;
+                    const float *r1 = r0 + (size_t)iw * c, *r2 = r1 + (size_t)iw * c;
+                    for (int ox = ox_lo; ox < ox_hi; ox++) {
+                        size_t x = (size_t)(ox * sw - pad_left) * c;
+                        v8 acc = bv;
+                        acc += load8(r0 + x) * w0; acc += load8(r0 + x + c) * w1; acc += load8(r0 + x + 2 * c) * w2;
+                        acc += load8(r1 + x) * w3; acc += load8(r1 + x + c) * w4; acc += load8(r1 + x + 2 * c) * w5;
+                        acc += load8(r2 + x) * w6; acc += load8(r2 + x + c) * w7; acc += load8(r2 + x + 2 * c) * w8;
+                        store8_n(out + ((size_t)oy * ow + ox) * c + b * KNN_BLOCK + h, activate8(acc, act, b, h), left);
+                    }
+                }
+            }
+            for (int ox = ox_hi; ox < ow; ox++) DEPTHWISE_PIXEL(ox);
+            continue;
+        }
         for (int b = 0; b < blocks; b++) {
             const float *w = packed + b * KNN_BLOCK;
             v16 w0 = load16(w), w1 = load16(w + cpad), w2 = load16(w + 2 * cpad);

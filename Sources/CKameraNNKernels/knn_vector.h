@@ -26,6 +26,15 @@ typedef float v4u __attribute__((ext_vector_type(4), aligned(4)));
 #define KNN_MULTIVERSION
 #endif
 
+// Whether 16-float vectors are single registers (AVX-512): kernels whose tiles hold many
+// accumulators pick narrower tiles otherwise. Asked once per call (a load of a flag libgcc
+// set at start-up), because target_clones compiles one source for every architecture.
+#if defined(__x86_64__) && defined(__clang__)
+#define knn_has_wide_vectors() __builtin_cpu_supports("avx512f")
+#else
+#define knn_has_wide_vectors() 0
+#endif
+
 // Helpers are macros, not functions: a 512-bit vector may not cross a call boundary in the
 // AVX2 and baseline versions of the kernels (it would change the calling convention).
 #define load16(p) (*(const v16u *)(p))
@@ -46,6 +55,32 @@ typedef float v4u __attribute__((ext_vector_type(4), aligned(4)));
         if (n_ > 1) p_[1] = c_.y;                                          \
         if (n_ > 2) p_[2] = c_.z;                                          \
     } while (0)
+// 8-lane forms, for AVX2 paths that would run out of registers with 16 lanes.
+#define load8(p) (*(const v8u *)(p))
+#define splat8(x) ((v8)(float)(x))
+#define store8_n(p, v, n) do {                                             \
+        float *p_ = (p); v8 v_ = (v); size_t n_ = (n);                     \
+        if (n_ >= 8) { *(v8u *)p_ = v_; break; }                           \
+        v4 c_ = v_.lo;                                                     \
+        if (n_ >= 4) { *(v4u *)p_ = c_; p_ += 4; n_ -= 4; c_ = v_.hi; }    \
+        if (n_ > 0) p_[0] = c_.x;                                          \
+        if (n_ > 1) p_[1] = c_.y;                                          \
+        if (n_ > 2) p_[2] = c_.z;                                          \
+    } while (0)
+#define activate8(x, act, block, half) ({                                   \
+        v8 x_ = (x);                                                        \
+        switch ((act).kind) {                                               \
+        case KNN_ACT_RELU: x_ = x_ > 0 ? x_ : splat8(0); break;            \
+        case KNN_ACT_RELU6: x_ = x_ > 0 ? x_ : splat8(0); x_ = x_ < 6 ? x_ : splat8(6); break; \
+        case KNN_ACT_RELU_N1_TO_1: x_ = x_ > -1 ? x_ : splat8(-1); x_ = x_ < 1 ? x_ : splat8(1); break; \
+        case KNN_ACT_PRELU: {                                               \
+            v8 alpha_ = load8((act).alpha + (block) * KNN_BLOCK + (half));  \
+            x_ = x_ < 0 ? x_ * alpha_ : x_; break;                          \
+        }                                                                   \
+        default: break;                                                     \
+        }                                                                   \
+        x_;                                                                 \
+    })
 #define activate(x, act, block) ({                                          \
         v16 x_ = (x);                                                       \
         switch ((act).kind) {                                               \
