@@ -2,6 +2,7 @@
 #include "knn_vector.h"
 
 // --- im2col ------------------------------------------------------------------
+KNN_MULTIVERSION
 void knn_im2col(const float *in, int ih, int iw, int c, int kh, int kw, int sh, int sw,
                 int dh, int dw, int pad_top, int pad_left, int oy0, int oy1, int ow, float *col) {
     size_t patch = (size_t)kh * kw * c;

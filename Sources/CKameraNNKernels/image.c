@@ -7,6 +7,15 @@
 // here rather than by a compiler flag, which SwiftPM would refuse in a dependency.
 #pragma clang fp contract(fast)
 
+// Built for AVX2 and AVX-512 as well as the baseline, as the model kernels are (FMA for the
+// bilinear weights, wider vectors where the compiler finds them); see knn_vector.h.
+#if defined(__x86_64__) && defined(__clang__)
+#define KNN_IMAGE_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define KNN_IMAGE_MULTIVERSION
+#endif
+
+KNN_IMAGE_MULTIVERSION
 void knn_halve_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *dst, int dst_stride) {
     int ow = w / 2, oh = h / 2;
     for (int y = 0; y < oh; y++) {
@@ -21,6 +30,7 @@ void knn_halve_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *d
     }
 }
 
+KNN_IMAGE_MULTIVERSION
 void knn_sample_rgb8(const uint8_t *src, int w, int h, int stride, float *out, int ow, int oh,
                      float x0, float y0, float dxx, float dxy, float dyx, float dyy, float scale, float offset) {
     for (int ty = 0; ty < oh; ty++) {
