@@ -31,6 +31,19 @@ void knn_halve_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *d
 }
 
 KNN_IMAGE_MULTIVERSION
+void knn_luma_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *dst, int dst_stride) {
+    for (int y = 0; y < h; y++) {
+        const uint8_t *restrict p = src + (size_t)y * src_stride;
+        uint8_t *restrict o = dst + (size_t)y * dst_stride;
+        // Fixed stride and no aliasing: the loop vectorizes (interleaved loads) on AVX2.
+        for (int x = 0; x < w; x++) {
+            uint32_t r = p[3 * x], g = p[3 * x + 1], b = p[3 * x + 2];
+            o[x] = (uint8_t)((r * 19595u + g * 38470u + b * 7471u + 32768u) >> 16);
+        }
+    }
+}
+
+KNN_IMAGE_MULTIVERSION
 void knn_sample_rgb8(const uint8_t *src, int w, int h, int stride, float *out, int ow, int oh,
                      float x0, float y0, float dxx, float dxy, float dyx, float dyy, float scale, float offset) {
     for (int ty = 0; ty < oh; ty++) {

@@ -30,6 +30,22 @@ public enum ImageTensorFill {
         }
     }
 
+    /// The luma (BT.601, as `PixelBuffer.converted(to: .gray8)`) of an RGB8 image, in a
+    /// vectorized C loop: code readers take every live frame this way.
+    public static func luma(_ source: PixelBuffer) -> PixelBuffer {
+        precondition(source.format == .rgb8)
+        var out = PixelBuffer(width: source.width, height: source.height, format: .gray8)
+        let stride = out.bytesPerRow
+        source.bytes.withUnsafeBufferPointer { src in
+            out.bytes.withUnsafeMutableBufferPointer { dst in
+                knn_luma_rgb8(
+                    src.baseAddress!, Int32(source.width), Int32(source.height), Int32(source.bytesPerRow),
+                    dst.baseAddress!, Int32(stride))
+            }
+        }
+        return out
+    }
+
     /// An RGB8 image half the size: each pixel the rounded mean of a 2×2 block (an odd last
     /// row or column is dropped).
     public static func halved(_ source: PixelBuffer) -> PixelBuffer {

@@ -1,4 +1,5 @@
 import KameraCore
+import KameraNN
 import Synchronization
 
 /// One image under analysis, with derived buffers (grayscale) computed once and shared by
@@ -21,7 +22,8 @@ public final class ImageAnalysisContext: Sendable {
     public var grayscale: PixelBuffer {
         grayCache.withLock { cached in
             if let cached { return cached }
-            let gray = image.pixelBuffer.converted(to: .gray8)
+            let source = image.pixelBuffer
+            let gray = source.format == .rgb8 ? ImageTensorFill.luma(source) : source.converted(to: .gray8)
             cached = gray
             return gray
         }

@@ -14,4 +14,7 @@ void knn_halve_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *d
 /// v·scale + offset.
 void knn_sample_rgb8(const uint8_t *src, int w, int h, int stride, float *out, int ow, int oh,
                      float x0, float y0, float dxx, float dxy, float dyx, float dyy, float scale, float offset);
+/// BT.601 luma of an RGB8 image (0.299 R + 0.587 G + 0.114 B in 16-bit fixed point, the
+/// same arithmetic as KameraCore's conversion) into a `w` × `h` gray8 buffer.
+void knn_luma_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *dst, int dst_stride);
 #endif

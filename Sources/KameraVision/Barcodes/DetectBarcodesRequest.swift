@@ -39,9 +39,10 @@ public struct DetectBarcodesRequest: ImageRequest {
 
     private func detect(in context: ImageAnalysisContext) throws -> [BarcodeObservation] {
         guard !symbologies.isEmpty else { return [] }
-        // The single-pass efforts hand zxing-cpp the pixels as they are; only the thorough
-        // effort's rotated and inverted copies need a grayscale buffer.
-        let original = context.image.pixelBuffer
+        // zxing-cpp reads luminance: RGB frames are converted here (a vectorized loop, and the
+        // context keeps the result for other requests) rather than by zxing-cpp's per-pixel
+        // setup, which cost as much as its binarizer on live 720p frames.
+        let original = context.image.pixelBuffer.format == .rgb8 ? context.grayscale : context.image.pixelBuffer
         let formats = symbologies.flatMap(\.readerNames).joined(separator: ",")
         var base = BarcodeReaderPass(formats: formats)
         base.maxSymbols = Int32(max(0, min(254, maximumCount)))
@@ -50,6 +51,7 @@ public struct DetectBarcodesRequest: ImageRequest {
             base.tryHarder = false
             base.tryRotate = false
             base.tryInvert = false
+            base.tryDownscale = false
             fallthrough
         case .balanced:
             // Through the collection even for one pass: zxing-cpp reports a code with an

@@ -1,3 +1,4 @@
+import Foundation
 import KameraCore
 
 /// Finds faces and their landmarks, like Vision's `DetectFaceLandmarksRequest`: faces as
@@ -43,7 +44,11 @@ public struct DetectFaceLandmarksRequest: ImageRequest {
             }
         let landmarker = try FaceLandmarker(models: faceDetection.modelStore)
         let sampler = context.tensorSampler
-        return detections.map { observation(for: $0, imageSize: size, sampler: sampler, landmarker: landmarker) }
+        // Faces are independent: their mesh (and Iris) runs spread over the detection's threads.
+        let threads = faceDetection.maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount
+        return FaceScanner.concurrentCompactMap(detections, threads: threads) { [self] detection in
+            observation(for: detection, imageSize: size, sampler: sampler, landmarker: landmarker)
+        }
     }
 
     /// One face's observation with its landmarks and the mesh's pose, by this request's

@@ -86,8 +86,26 @@ struct FaceScanner: Sendable {
         // Refined boxes can move onto each other (two passes found one face twice): merge again.
         let merged = WeightedNonMaxSuppression.apply(detections, threshold: overlapThreshold)
         guard refines else { return merged }
-        let refinedDetections = merged.compactMap { refined($0, sampler: sampler) }
+        let refinedDetections = Self.concurrentCompactMap(merged, threads: threads) { refined($0, sampler: sampler) }
         return WeightedNonMaxSuppression.apply(refinedDetections, threshold: overlapThreshold)
+    }
+
+    /// `transform` of each item on up to `threads` threads (faces are independent: each
+    /// closer look is one small model run on its own session), results in item order so the
+    /// output does not depend on scheduling.
+    static func concurrentCompactMap<Item: Sendable, Result: Sendable>(
+        _ items: [Item], threads: Int, _ transform: @Sendable (Item) -> Result?
+    ) -> [Result] {
+        let workers = max(1, min(items.count, threads))
+        guard workers > 1 else { return items.compactMap(transform) }
+        let results = Mutex<[Result?]>(Array(repeating: nil, count: items.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: items.count, by: workers) {
+                let result = transform(items[index])
+                results.withLock { $0[index] = result }
+            }
+        }
+        return results.withLock { $0.compactMap { $0 } }
     }
 
     /// Looks again at one face on a crop 2.5× its size, turned upright by its first roll

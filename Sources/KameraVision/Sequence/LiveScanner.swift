@@ -92,10 +92,22 @@ public final class LiveScanner {
     }
 
     /// Frames between full face detections now (1 = every frame).
+    ///
+    /// With a frame budget, full detection may use about half of it on average, and while
+    /// faces are being followed it runs at most every other frame: following costs only the
+    /// per-face look that a detection also pays for each face, without the whole-frame pass,
+    /// and a face entering the view is found one frame later.
     public var detectionInterval: Int {
         guard let budget = configuration.frameBudget, detectionCost > 0 else { return 1 }
-        // Full detection may use about half the budget on average; following is cheap.
-        return min(8, max(1, Int((detectionCost / (budget * 1000 * 0.5)).rounded(.up))))
+        let byCost = min(8, max(1, Int((detectionCost / (budget * 1000 * 0.5)).rounded(.up))))
+        return faces.tracks.isEmpty ? byCost : max(2, byCost)
+    }
+
+    /// Threads for the per-face looks (the request's, else every core but the one reading
+    /// codes: splitting the faces over a core the code reader is using only adds hand-offs).
+    private var threads: Int {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return configuration.faceDetection?.maximumThreads ?? max(1, configuration.barcodes == nil ? cores : cores - 1)
     }
 
     /// Scans one frame taken at `time` seconds (stream time, increasing).
@@ -122,7 +134,11 @@ public final class LiveScanner {
         if let scanner, let request = configuration.faceDetection {
             let sampler = TensorSampler(rgb: rgb)
             let detections: [FaceDetection]
-            if framesSinceDetection >= detectionInterval || faces.tracks.isEmpty {
+            // Detect afresh when due, and whenever no known face was seen recently enough to be
+            // followed (frames arriving slowly): following needs recent sightings. A face missed
+            // by one follow is found again by the next detection, at most `detectionInterval` frames on.
+            let followable = faces.tracks.contains { time - $0.lastSeen <= Self.followWindow }
+            if framesSinceDetection >= detectionInterval || !followable {
                 let start = DispatchTime.now().uptimeNanoseconds
                 var found = request.candidates(in: sampler, scanner: scanner)
                 // A known face the full pass missed (small, blurred, half turned) is looked for
@@ -138,21 +154,28 @@ public final class LiveScanner {
                 framesSinceDetection = 1
                 detected = true
             } else {
-                let followed = faces.tracks.filter { time - $0.lastSeen <= Self.followWindow }
-                    .compactMap { scanner.follow($0.detection, to: $0.predictedCenter(at: time), sampler: sampler) }
+                let targets = faces.tracks.filter { time - $0.lastSeen <= Self.followWindow }
+                    .map { (detection: $0.detection, center: $0.predictedCenter(at: time)) }
+                let followed = FaceScanner.concurrentCompactMap(targets, threads: threads) {
+                    scanner.follow($0.detection, to: $0.center, sampler: sampler)
+                }
                 detections = request.merged(followed)
                 framesSinceDetection += 1
             }
             let (matched, faceEvents) = faces.update(detections, at: time)
             events += faceEvents
-            for (id, detection) in matched {
+            let landmarks = configuration.faceLandmarks, landmarker = self.landmarker, isDetected = detected
+            // Landmarks are a few model runs per face: spread over the cores; boxes alone are not worth a thread.
+            tracked = FaceScanner.concurrentCompactMap(
+                matched.map { (id: $0.0, detection: $0.1) }, threads: landmarker == nil ? 1 : threads
+            ) { face in
                 let observation =
-                    if let landmarker, let landmarks = configuration.faceLandmarks {
-                        landmarks.observation(for: detection, imageSize: size, sampler: sampler, landmarker: landmarker)
+                    if let landmarker, let landmarks {
+                        landmarks.observation(for: face.detection, imageSize: size, sampler: sampler, landmarker: landmarker)
                     } else {
-                        DetectFaceRectanglesRequest.observation(detection, imageSize: size)
+                        DetectFaceRectanglesRequest.observation(face.detection, imageSize: size)
                     }
-                tracked.append(TrackedFace(faceID: id, observation: observation, isDetected: detected))
+                return TrackedFace(faceID: face.id, observation: observation, isDetected: isDetected)
             }
             tracked.sort { $0.faceID < $1.faceID }
         }
