@@ -2,7 +2,7 @@
 ground truth, box/keypoint/landmark error against the same ground truth (normalized by the
 inter-ocular distance), time per image with ratios to Kamera, and raw invoke times of the
 same models in KameraNN and LiteRT."""
-import json, sys
+import json, os, sys
 import numpy as np
 
 directory, kamera_file, peers_file, invoke_file = sys.argv[1:5]
@@ -122,6 +122,22 @@ def timing_table():
     for name, rows in tools.items():
         ms = np.mean([r["ms"] for r in rows if r["file"] != "head.png"])
         print(f"{name:28} {ms:9.2f} {ms / base:17.2f}x")
+    # The same requests with their default threads (what `kamera detect` and library callers
+    # get; MediaPipe's graph threads cannot be pinned either), against the matching peer.
+    full = np.mean([r["ms"] for r in tools["mediapipe full"] if r["file"] != "head.png"])
+    mesh = np.mean([r["ms"] for r in tools["mediapipe face mesh"] if r["file"] != "head.png"])
+    cores = [e for e in kamera if e["file"] != "head.png" and "allCores" in e]
+    if cores:
+        print(f"\nKamera with default threads ({os.cpu_count()} cores), mean ms and ratio to the MediaPipe peer doing the same job")
+        for key, label, peer, peer_ms in [("whole", "kamera (whole image)", "mediapipe full", full),
+                                          ("fast", "kamera landmarks (fast)", "mediapipe face mesh", mesh),
+                                          ("tiled", "kamera (tiled, default)", None, None)]:
+            ms = np.mean([e["allCores"][key] for e in cores])
+            ratio = f"{ms / peer_ms:6.2f}x {peer}" if peer else ""
+            print(f"{label:28} {ms:9.2f} {ratio}")
+        big = [e["allCores"]["tiled"] for e in cores if truth.get(e["file"], {}).get("kind") == "scene"]
+        if big:
+            print(f"tiled default on the 1280x960 scenes (1.2 MP): mean {np.mean(big):.1f} ms")
     k = np.mean([r["ms"] for r in tools["kamera landmarks"] if r["file"] != "head.png"])
     m = np.mean([r["ms"] for r in tools["mediapipe face mesh"] if r["file"] != "head.png"])
     f = np.mean([r["ms"] for r in tools["kamera landmarks (fast)"] if r["file"] != "head.png"])

@@ -135,8 +135,18 @@ struct FacesCommand: ParsableCommand {
             let fast = DetectFaceLandmarksRequest(faceDetection: fastDetect, usesIrisModel: false, refinesMesh: false)
             var fastLandmarks: [FaceObservation] = []
             let fastMs = try median { fastLandmarks = try fast.perform(in: ImageAnalysisContext(image)) }
+            // The same requests with their default threads (every core), as `kamera detect` and a
+            // library caller get them: tiles, refinement looks and mesh runs spread over the cores.
+            var tiledAll = detect, quickAll = quick, fastAll = fast
+            tiledAll.maximumThreads = nil
+            quickAll.maximumThreads = nil
+            fastAll.faceDetection.maximumThreads = nil
+            let tiledAllMs = try median { _ = try tiledAll.perform(in: ImageAnalysisContext(image)) }
+            let wholeAllMs = try median { _ = try quickAll.perform(in: ImageAnalysisContext(image)) }
+            let fastAllMs = try median { _ = try fastAll.perform(in: ImageAnalysisContext(image)) }
             lines.append(
-                #"{"file":"\#(entry.file)","tiled":{"ms":\#(tiledMs),"faces":[\#(record(tiled))]},"#
+                #"{"file":"\#(entry.file)","allCores":{"tiled":\#(tiledAllMs),"whole":\#(wholeAllMs),"fast":\#(fastAllMs)},"#
+                    + #""tiled":{"ms":\#(tiledMs),"faces":[\#(record(tiled))]},"#
                     + #""whole":{"ms":\#(wholeMs),"faces":[\#(record(whole))]},"landmarks":{"ms":\#(landmarksMs),"faces":[\#(record(landmarks))]},"#
                     + #""fast":{"ms":\#(fastMs),"faces":[\#(record(fastLandmarks))]}}"#)
         }
