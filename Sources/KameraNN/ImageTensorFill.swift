@@ -33,28 +33,29 @@ public enum ImageTensorFill {
     /// The luma (BT.601, as `PixelBuffer.converted(to: .gray8)`) of an RGB8 image, in a
     /// vectorized C loop: code readers take every live frame this way.
     public static func luma(_ source: PixelBuffer) -> PixelBuffer {
-        precondition(source.format == .rgb8)
-        var out = PixelBuffer(width: source.width, height: source.height, format: .gray8)
-        let stride = out.bytesPerRow
-        source.bytes.withUnsafeBufferPointer { src in
-            out.bytes.withUnsafeMutableBufferPointer { dst in
-                knn_luma_rgb8(
-                    src.baseAddress!, Int32(source.width), Int32(source.height), Int32(source.bytesPerRow),
-                    dst.baseAddress!, Int32(stride))
-            }
-        }
-        return out
+        applying(knn_luma_rgb8, to: source, into: PixelBuffer(width: source.width, height: source.height, format: .gray8))
     }
 
     /// An RGB8 image half the size: each pixel the rounded mean of a 2×2 block (an odd last
     /// row or column is dropped).
     public static func halved(_ source: PixelBuffer) -> PixelBuffer {
+        applying(
+            knn_halve_rgb8, to: source,
+            into: PixelBuffer(width: max(1, source.width / 2), height: max(1, source.height / 2), format: .rgb8))
+    }
+
+    /// Runs a C kernel that reads an RGB8 image (pixels, width, height, row bytes) and writes
+    /// `out` (pixels, row bytes).
+    private static func applying(
+        _ kernel: (UnsafePointer<UInt8>, Int32, Int32, Int32, UnsafeMutablePointer<UInt8>, Int32) -> Void,
+        to source: PixelBuffer, into out: PixelBuffer
+    ) -> PixelBuffer {
         precondition(source.format == .rgb8)
-        var out = PixelBuffer(width: max(1, source.width / 2), height: max(1, source.height / 2), format: .rgb8)
+        var out = out
         let stride = out.bytesPerRow
         source.bytes.withUnsafeBufferPointer { src in
             out.bytes.withUnsafeMutableBufferPointer { dst in
-                knn_halve_rgb8(
+                kernel(
                     src.baseAddress!, Int32(source.width), Int32(source.height), Int32(source.bytesPerRow),
                     dst.baseAddress!, Int32(stride))
             }
