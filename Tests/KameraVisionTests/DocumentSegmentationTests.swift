@@ -36,6 +36,22 @@ import Testing
         #expect(error <= 0.01 * GeometryTestScenes.diagonal(truth), "\(sceneCase.kind) on \(sceneCase.background): \(error) px")
     }
 
+    /// Scenes (the geometry bench's 1006 and 1030) where the bright picture's edge is stronger
+    /// than the thin dark bezel round it: the document is the screen, bezel included.
+    @Test(
+        "Screens: the bezel's outline, not the picture's",
+        arguments: [
+            GeometryTestScenes.Case(kind: .screen, background: "messi5.jpg", seed: 1006),
+            GeometryTestScenes.Case(kind: .screen, background: "board.jpg", seed: 1030),
+        ])
+    func screenBezels(_ sceneCase: GeometryTestScenes.Case) async throws {
+        let scene = try GeometryTestScenes.make(sceneCase)
+        let truth = try #require(scene.corners)
+        let document = try #require(try await DetectDocumentSegmentationRequest().perform(on: scene.image).first)
+        let error = GeometryTestScenes.cornerError(document.pixelCorners, truth)
+        #expect(error <= 0.01 * GeometryTestScenes.diagonal(truth), "screen on \(sceneCase.background): \(error) px")
+    }
+
     @Test("Perspective correction makes the page upright, its size the page's; whitening makes paper white")
     func flatten() async throws {
         // A page of known text pasted at an angle: flattened, its top-left text block is where
