@@ -284,9 +284,8 @@ struct EdgeLine {
 
     double coverageLength() const { return covered(-1e18, 1e18); }
 
-    /// How much of the stretch between `a` and `b` (on this line) has an edge segment on it.
-    double coverage(cv::Point2d a, cv::Point2d b) const {
-        double t0 = position(a), t1 = position(b);
+    /// How much of the stretch between positions `t0` and `t1` has an edge segment on it.
+    double coverage(double t0, double t1) const {
         if (t0 > t1) std::swap(t0, t1);
         if (t1 - t0 < 1) return 0;
         return covered(t0, t1) / (t1 - t0);
@@ -295,7 +294,8 @@ struct EdgeLine {
 
 /// Straight runs of the edge outlines merged into lines: a side broken by glare, low contrast
 /// or something lying across it is still one line, which a closed contour cannot offer.
-std::vector<EdgeLine> edgeLines(const std::vector<std::vector<cv::Point>> &outlines, double minimumSupport) {
+std::vector<EdgeLine> edgeLines(const std::vector<std::vector<cv::Point>> &outlines, cv::Size size, double minimumSupport,
+                                size_t maximumLines) {
     std::vector<std::pair<cv::Point2d, cv::Point2d>> segments;
     std::vector<cv::Point> polyline;
     for (auto &outline : outlines) {
@@ -303,6 +303,11 @@ std::vector<EdgeLine> edgeLines(const std::vector<std::vector<cv::Point>> &outli
         cv::approxPolyDP(outline, polyline, 1.5, true);
         for (size_t k = 0; k < polyline.size(); k++) {
             cv::Point2d a = polyline[k], b = polyline[(k + 1) % polyline.size()];
+            // The image's own border (where a region's outline meets the frame) is no side.
+            const double m = 2, right = size.width - 1 - m, bottom = size.height - 1 - m;
+            if ((a.x <= m && b.x <= m) || (a.y <= m && b.y <= m) || (a.x >= right && b.x >= right) ||
+                (a.y >= bottom && b.y >= bottom))
+                continue;
             if (cv::norm(b - a) >= 8) segments.emplace_back(a, b);
         }
     }
@@ -310,17 +315,24 @@ std::vector<EdgeLine> edgeLines(const std::vector<std::vector<cv::Point>> &outli
               [](const auto &a, const auto &b) { return cv::norm(a.second - a.first) > cv::norm(b.second - b.first); });
     std::vector<EdgeLine> lines;
     const double angleTolerance = std::cos(2.5 * CV_PI / 180), offsetTolerance = 2.5;
-    // Lines bucketed by orientation (2.5° bins over 180°) and offset (2.5 px bins), so each
-    // segment checks only its neighbours' lines.
+    // Lines bucketed by orientation (2.5° bins over 180°) and offset from the image's centre
+    // (8 px bins), so each segment checks only its neighbours' lines. A segment's offset is
+    // taken across its own direction, which may differ from its line's by the full 2.5°: at
+    // up to half the diagonal from the centre that moves it by up to `offsetReach` bins.
     constexpr int angleBins = 72;
+    constexpr double offsetBin = 8;
+    const double halfDiagonal = 0.5 * std::hypot(size.width, size.height);
+    const int offsetReach =
+        static_cast<int>(std::ceil((offsetTolerance + halfDiagonal * std::sin(2.5 * CV_PI / 180)) / offsetBin));
+    const cv::Point2d centre(0.5 * size.width, 0.5 * size.height);
     std::unordered_map<long long, std::vector<int>> buckets;
     auto key = [](int angleBin, long long offsetBin) { return offsetBin * 1000 + angleBin; };
     auto binsOf = [&](cv::Point2d u, cv::Point2d p) {
         if (u.y < 0 || (u.y == 0 && u.x < 0)) u = -u;  // orientation in [0°, 180°)
         double angle = std::atan2(u.y, u.x);
         int angleBin = std::min(angleBins - 1, static_cast<int>(angle / CV_PI * angleBins));
-        double offset = p.dot(cv::Point2d(-u.y, u.x));
-        return std::pair{angleBin, static_cast<long long>(std::floor(offset / offsetTolerance))};
+        double offset = (p - centre).dot(cv::Point2d(-u.y, u.x));
+        return std::pair{angleBin, static_cast<long long>(std::floor(offset / offsetBin))};
     };
     for (auto &[a, b] : segments) {
         double length = cv::norm(b - a);
@@ -336,7 +348,7 @@ std::vector<EdgeLine> edgeLines(const std::vector<std::vector<cv::Point>> &outli
                 bin = (bin + angleBins) % angleBins;
                 offsetCentre = -offsetBin - 1;
             }
-            for (long long dof = -1; dof <= 1 && !owner; dof++) {
+            for (long long dof = -offsetReach; dof <= offsetReach && !owner; dof++) {
                 auto found = buckets.find(key(bin, offsetCentre + dof));
                 if (found == buckets.end()) continue;
                 for (int index : found->second) {
@@ -370,7 +382,7 @@ std::vector<EdgeLine> edgeLines(const std::vector<std::vector<cv::Point>> &outli
     lines.erase(std::remove_if(lines.begin(), lines.end(), [&](const EdgeLine &l) { return l.support < minimumSupport; }),
                 lines.end());
     std::sort(lines.begin(), lines.end(), [](const EdgeLine &a, const EdgeLine &b) { return a.support > b.support; });
-    if (lines.size() > 36) lines.resize(36);
+    if (lines.size() > maximumLines) lines.resize(maximumLines);
     return lines;
 }
 
@@ -394,39 +406,57 @@ void lineQuads(const std::vector<EdgeLine> &lines, cv::Size size, double minimum
         }
     const double perpendicular = std::sin((90 - tolerance - 10) * CV_PI / 180);
     const double margin = 0.1;
+    // Where every two lines meet (and whether near enough the frame to be a corner), and how
+    // far along each line that is: a quad's corners and its sides' extents are then lookups.
+    const int n = static_cast<int>(lines.size());
+    struct Meeting {
+        cv::Point2d point;
+        double along = 0;  // position on the row's line
+        bool ok = false;
+    };
+    std::vector<Meeting> meetings(static_cast<size_t>(n) * n);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            if (i == j) continue;
+            Meeting &m = meetings[static_cast<size_t>(i) * n + j];
+            m.ok = intersect(lines[i].point, lines[i].direction, lines[j].point, lines[j].direction, m.point) &&
+                   m.point.x > -margin * size.width && m.point.x < (1 + margin) * size.width &&
+                   m.point.y > -margin * size.height && m.point.y < (1 + margin) * size.height;
+            if (m.ok) m.along = lines[i].position(m.point);
+        }
+    auto meeting = [&](int i, int j) -> const Meeting & { return meetings[static_cast<size_t>(i) * n + j]; };
     for (size_t p = 0; p < pairs.size(); p++)
         for (size_t q = p + 1; q < pairs.size(); q++) {
             const Pair &first = pairs[p], &second = pairs[q];
             if (first.a == second.a || first.a == second.b || first.b == second.a || first.b == second.b) continue;
             double cross = std::abs(first.direction.x * second.direction.y - first.direction.y * second.direction.x);
             if (cross < perpendicular) continue;
-            const EdgeLine *sides[4] = {&lines[first.a], &lines[second.a], &lines[first.b], &lines[second.b]};
-            Corners corners;
+            const int sides[4] = {first.a, second.a, first.b, second.b};
             bool ok = true;
-            for (int k = 0; k < 4 && ok; k++) {
-                const EdgeLine &l1 = *sides[k], &l2 = *sides[(k + 1) % 4];
-                ok = intersect(l1.point, l1.direction, l2.point, l2.direction, corners[k]);
-                ok = ok && corners[k].x > -margin * size.width && corners[k].x < (1 + margin) * size.width &&
-                     corners[k].y > -margin * size.height && corners[k].y < (1 + margin) * size.height;
-            }
+            for (int k = 0; k < 4 && ok; k++) ok = meeting(sides[k], sides[(k + 1) % 4]).ok;
             if (!ok) continue;
-            // corners[k] joins side k and side k+1, so side k runs from corners[k-1] to corners[k].
+            // Side k runs from its meeting with side k-1 to its meeting with side k+1.
             double total = 0, weakest = 1;
-            for (int k = 0; k < 4; k++) {
-                double c = sides[k]->coverage(corners[(k + 3) % 4], corners[k]);
+            for (int k = 0; k < 4 && weakest >= 0.3; k++) {
+                double c = lines[sides[k]].coverage(meeting(sides[k], sides[(k + 3) % 4]).along,
+                                                    meeting(sides[k], sides[(k + 1) % 4]).along);
                 total += c;
                 weakest = std::min(weakest, c);
             }
             if (weakest < 0.3 || total < 4 * 0.55) continue;
+            Corners corners;
+            for (int k = 0; k < 4; k++) corners[k] = meeting(sides[k], sides[(k + 1) % 4]).point;
             out.emplace_back(total / 4 + 0.5 * weakest, corners);
         }
 }
 
 /// A screen's dark bezel round its bright picture, a card's printed frame: the strongest
 /// outline can lie just inside the object's real one, the band between them one even tone.
-/// Each side is looked for again just outside (3 px to a tenth of the shorter side); when all
-/// four are found, parallel to the inner ones, and the band between is even, `corners` (full
-/// resolution, continuous coordinates) become the outer quad.
+/// Each side is looked for again just outside (3 px to a tenth of the shorter side), or, when
+/// nothing is there, just inside (the outline found may mix inner and outer sides); one side
+/// whose outer edge is lost against something as dark as the bezel takes the opposite band's
+/// width. When at least one side moves out and the bands between are one even tone,
+/// `corners` (full resolution, continuous coordinates) become the outer quad.
 bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, double threshold) {
     Corners c;
     for (int k = 0; k < 4; k++) c[k] = corners[k] * scale;
@@ -434,58 +464,111 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
     double shorter = 1e9;
     for (int k = 0; k < 4; k++) shorter = std::min(shorter, cv::norm(c[(k + 1) % 4] - c[k]));
     const double inner = 3, outer = std::max(8.0, 0.1 * shorter);
-    std::array<SideFit, 4> fits;
+
+    enum class Band { outside, inside, lost };
+    std::array<SideFit, 4> sides, outward, inward;
     std::array<cv::Point2d, 4> normals;
+    std::array<Band, 4> bands;
     for (int k = 0; k < 4; k++) {
         cv::Point2d a = c[k], b = c[(k + 1) % 4], u = (b - a) / cv::norm(b - a), n(-u.y, u.x);
         if (n.dot((a + b) / 2 - centre) < 0) n = -n;
         normals[k] = n;
-        double offset = (inner + outer) / 2;
-        fits[k] = refineSide(image, a + n * offset - cv::Point2d(0.5, 0.5), b + n * offset - cv::Point2d(0.5, 0.5),
-                             (outer - inner) / 2, threshold);
-        if (!fits[k].fitted || fits[k].support < 0.6) return false;
-        cv::Point2d d = fits[k].direction / cv::norm(fits[k].direction);
-        if (std::abs(d.x * u.y - d.y * u.x) > std::sin(3 * CV_PI / 180)) return false;  // not parallel
+        auto parallelEdge = [&](double sign) {
+            double offset = sign * (inner + outer) / 2;
+            SideFit fit = refineSide(image, a + n * offset - cv::Point2d(0.5, 0.5), b + n * offset - cv::Point2d(0.5, 0.5),
+                                     (outer - inner) / 2, threshold);
+            cv::Point2d d = fit.direction / cv::norm(fit.direction);
+            bool parallel = std::abs(d.x * u.y - d.y * u.x) <= std::sin(3 * CV_PI / 180);
+            fit.fitted = fit.fitted && fit.support >= 0.6 && parallel;
+            return fit;
+        };
+        sides[k].point = a;
+        sides[k].direction = b - a;
+        sides[k].fitted = true;
+        outward[k] = parallelEdge(1);
+        if (!outward[k].fitted) inward[k] = parallelEdge(-1);
+        bands[k] = outward[k].fitted ? Band::outside : inward[k].fitted ? Band::inside : Band::lost;
     }
-    Corners found;
-    for (int k = 0; k < 4; k++) {
-        const SideFit &before = fits[(k + 3) % 4], &after = fits[k];
-        if (!intersect(before.point, before.direction, after.point, after.direction, found[k])) return false;
-        if (cv::norm(found[k] - c[k]) > 2 * outer) return false;
-    }
-    // The band's middle, 24 points a side: one even tone, or it is not a border.
-    double sum = 0, squares = 0;
-    int count = 0;
-    for (int k = 0; k < 4; k++) {
-        for (int step = 1; step <= 24; step++) {
-            double t = step / 25.0;
-            cv::Point2d p = ((c[k] + (c[(k + 1) % 4] - c[k]) * t) + (found[k] + (found[(k + 1) % 4] - found[k]) * t)) / 2;
-            int x = static_cast<int>(p.x), y = static_cast<int>(p.y);
-            if (x < 0 || y < 0 || x >= image.cols || y >= image.rows) continue;
-            double v = image.at<uint8_t>(y, x);
-            sum += v;
-            squares += v * v;
-            count++;
+
+    // The outer quad for one reading of the sides, when its bands are one even tone.
+    auto outline = [&](const std::array<Band, 4> &reading, Corners &found) {
+        std::array<SideFit, 4> outerLines, otherEdges;
+        int moved = 0, lost = -1;
+        for (int k = 0; k < 4; k++) {
+            switch (reading[k]) {
+            case Band::outside:
+                outerLines[k] = outward[k], otherEdges[k] = sides[k], moved++;
+                break;
+            case Band::inside:
+                outerLines[k] = sides[k], otherEdges[k] = inward[k];
+                break;
+            case Band::lost:
+                if (lost >= 0) return false;
+                lost = k;
+                break;
+            }
         }
+        if (moved == 0 || (lost >= 0 && moved < 2)) return false;
+        if (lost >= 0) {
+            const SideFit &o = outerLines[(lost + 2) % 4], &e = otherEdges[(lost + 2) % 4];
+            cv::Point2d d = o.direction / cv::norm(o.direction);
+            double width = std::abs((o.point - e.point).dot(cv::Point2d(-d.y, d.x)));
+            if (width < inner) return false;
+            otherEdges[lost] = sides[lost];
+            outerLines[lost] = sides[lost];
+            outerLines[lost].point += normals[lost] * width;
+        }
+        for (int k = 0; k < 4; k++) {
+            const SideFit &before = outerLines[(k + 3) % 4], &after = outerLines[k];
+            if (!intersect(before.point, before.direction, after.point, after.direction, found[k])) return false;
+            if (cv::norm(found[k] - c[k]) > 2 * outer) return false;
+        }
+        // The band's middle, 24 points a side: one even tone, or it is not a border.
+        double sum = 0, squares = 0;
+        int count = 0;
+        for (int k = 0; k < 4; k++) {
+            for (int step = 1; step <= 24; step++) {
+                cv::Point2d s = c[k] + (c[(k + 1) % 4] - c[k]) * (step / 25.0), n = normals[k];
+                // Where the normal through s meets each edge; the band's middle is halfway.
+                auto along = [&](const SideFit &line) {
+                    double cross = n.x * line.direction.y - n.y * line.direction.x;
+                    cv::Point2d w = line.point - s;
+                    return std::abs(cross) < 1e-9 ? 0.0 : (w.x * line.direction.y - w.y * line.direction.x) / cross;
+                };
+                cv::Point2d p = s + n * (0.5 * (along(outerLines[k]) + along(otherEdges[k])));
+                int x = static_cast<int>(p.x), y = static_cast<int>(p.y);
+                if (x < 0 || y < 0 || x >= image.cols || y >= image.rows) continue;
+                double v = image.at<uint8_t>(y, x);
+                sum += v;
+                squares += v * v;
+                count++;
+            }
+        }
+        if (count < 48) return false;
+        double mean = sum / count;
+        return std::sqrt(std::max(0.0, squares / count - mean * mean)) <= 16;
+    };
+
+    Corners found;
+    bool ok = outline(bands, found);
+    // An edge just inside may be the picture's own (a horizon, a window), not the band's:
+    // read such a side as lost instead.
+    for (int k = 0; k < 4 && !ok; k++) {
+        if (bands[k] != Band::inside) continue;
+        std::array<Band, 4> reading = bands;
+        reading[k] = Band::lost;
+        ok = outline(reading, found);
     }
-    if (count < 48) return false;
-    double mean = sum / count, deviation = std::sqrt(std::max(0.0, squares / count - mean * mean));
-    if (deviation > 16) return false;
+    if (!ok) return false;
     for (int k = 0; k < 4; k++) corners[k] = found[k] / scale;
     return true;
 }
 
-std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options &o) {
-    const double shorterDimension = std::min(gray.cols, gray.rows);
-    const double minimumSide = std::max(8.0, o.minimum_size * shorterDimension);
-
-    // Working scale for the candidate search.
-    double scale = std::min(1.0, static_cast<double>(kWorkingSize) / std::max(gray.cols, gray.rows));
-    cv::Mat small;
-    if (scale < 1)
-        cv::resize(gray, small, cv::Size(), scale, scale, cv::INTER_AREA);
-    else
-        small = gray;
+/// Candidate quads in the working-scale image: closed outlines of
+/// edge maps at three contrasts and of Otsu regions of both polarities, and quads of straight
+/// edge lines.
+std::vector<Corners> outlineQuads(const cv::Mat &small, double minimumSmallSide, double quadratureTolerance,
+                                  bool prefersLarge) {
     cv::Mat smooth;
     cv::GaussianBlur(small, smooth, cv::Size(5, 5), 0);
 
@@ -506,22 +589,32 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
     cv::bitwise_not(binary, binary);
     addOutlines(binary, outlines);
 
-    const double minimumSmallSide = std::max(6.0, minimumSide * scale * 0.8);
     std::vector<Corners> coarse;
-    const double sameTolerance = 0.015 * std::hypot(small.cols, small.rows);
-    auto addCoarse = [&](Corners quad) {
-        quad = ordered(quad);
-        for (auto &q : coarse)
-            if (sameQuad(q, quad, sameTolerance)) return;
-        coarse.push_back(quad);
-    };
     {
         std::vector<std::pair<double, Corners>> fromLines;
-        lineQuads(edgeLines(outlines, 0.3 * minimumSmallSide), small.size(), minimumSmallSide, o.quadrature_tolerance,
-                  fromLines);
+        // Documents look further down the list: a weak side (a card's edge against foliage) ranks
+        // below a building's or a board's many strong straight edges.
+        const size_t maximumLines = prefersLarge ? 72 : 36;
+        lineQuads(edgeLines(outlines, small.size(), 0.3 * minimumSmallSide, maximumLines), small.size(), minimumSmallSide,
+                  quadratureTolerance, fromLines);
         std::sort(fromLines.begin(), fromLines.end(), [](auto &a, auto &b) { return a.first > b.first; });
+        // The best-covered 40, and for documents also the next 20 best by coverage and size: a
+        // building's or a board's many small well-edged rectangles would crowd out the page.
+        std::vector<std::pair<double, Corners>> bySize;
+        if (prefersLarge)
+            for (size_t i = 40; i < fromLines.size(); i++) {
+                std::vector<cv::Point2f> polygon;
+                for (auto &c : fromLines[i].second)
+                    polygon.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
+                double size = std::sqrt(std::abs(cv::contourArea(polygon)));
+                bySize.emplace_back(fromLines[i].first * size, fromLines[i].second);
+            }
+        size_t keep = std::min<size_t>(20, bySize.size());
+        std::partial_sort(bySize.begin(), bySize.begin() + keep, bySize.end(),
+                          [](auto &a, auto &b) { return a.first > b.first; });
         if (fromLines.size() > 40) fromLines.resize(40);
-        for (auto &[score, quad] : fromLines) addCoarse(quad);
+        for (auto &[score, quad] : fromLines) coarse.push_back(quad);
+        for (size_t i = 0; i < keep; i++) coarse.push_back(bySize[i].second);
     }
     for (auto &outline : outlines) {
         cv::Rect box = cv::boundingRect(outline);
@@ -534,8 +627,32 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
         std::vector<cv::Point> polygon;
         cv::approxPolyDP(hull, polygon, 0.02 * cv::arcLength(hull, true), true);
         Corners quad;
-        if (quadFromPolygon(polygon, small.size(), quad)) addCoarse(quad);
+        if (quadFromPolygon(polygon, small.size(), quad)) coarse.push_back(quad);
     }
+    return coarse;
+}
+
+std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options &o) {
+    const double shorterDimension = std::min(gray.cols, gray.rows);
+    const double minimumSide = std::max(8.0, o.minimum_size * shorterDimension);
+
+    // Working scale for the candidate search.
+    double scale = std::min(1.0, static_cast<double>(kWorkingSize) / std::max(gray.cols, gray.rows));
+    cv::Mat small;
+    if (scale < 1)
+        cv::resize(gray, small, cv::Size(), scale, scale, cv::INTER_AREA);
+    else
+        small = gray;
+    std::vector<Corners> coarse;
+    const double sameTolerance = 0.015 * std::hypot(small.cols, small.rows);
+    auto addCoarse = [&](Corners quad) {
+        quad = ordered(quad);
+        for (auto &q : coarse)
+            if (sameQuad(q, quad, sameTolerance)) return;
+        coarse.push_back(quad);
+    };
+    const double minimumSmallSide = std::max(6.0, minimumSide * scale * 0.8);
+    for (auto &quad : outlineQuads(small, minimumSmallSide, o.quadrature_tolerance, o.prefers_large)) addCoarse(quad);
 
     // Refinement at up to kRefineSize.
     double refineScale = std::min(1.0, static_cast<double>(kRefineSize) / std::max(gray.cols, gray.rows));

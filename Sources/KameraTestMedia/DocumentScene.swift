@@ -64,9 +64,12 @@ public struct DocumentScene: Sendable {
                     y: x * sin(angle) + y * cos(angle) + uniform(-jitter...jitter))
             }
             if cutByFrame {
-                // Slide so the leftmost corner sits 2–4 % of the width outside the frame.
-                let leftmost = points.map(\.x).min()!
-                centre.x = -leftmost - uniform(0.02...0.04) * Double(width)
+                // Slide so the leftmost corner sits 2–4 % of the width outside the frame, and
+                // the next one still inside (a nearly upright page would otherwise lose its
+                // whole side, and with it any way to tell where its corners are).
+                let xs = points.map(\.x).sorted()
+                let outside = min(uniform(0.02...0.04) * Double(width), 0.6 * (xs[1] - xs[0]))
+                centre.x = -xs[0] - outside
             }
             points = points.map { $0 + centre }
             let quad = Quad(topLeft: points[0], topRight: points[1], bottomRight: points[2], bottomLeft: points[3])
