@@ -53,7 +53,10 @@ public struct DocumentScene: Sendable {
             let shorter = Double(min(width, height))
             let objectWidth = uniform(0.45...0.75) * shorter / max(1, aspect) * (aspect > 1 ? 1 : 1.2)
             let objectHeight = objectWidth * aspect
-            let angle = uniform(-35...35) * Double.pi / 180
+            var angle = uniform(-35...35) * Double.pi / 180
+            // A corner cut by the frame needs a turned object: an upright one loses a whole
+            // side to the frame, and with it any way to see where its corners are.
+            if cutByFrame, abs(angle) < 12 * Double.pi / 180 { angle += (angle < 0 ? -12 : 12) * Double.pi / 180 }
             var centre = PixelPoint(x: uniform(0.4...0.6) * Double(width), y: uniform(0.4...0.6) * Double(height))
             let half = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
             var points = half.map { (u, v) -> PixelPoint in
@@ -65,8 +68,7 @@ public struct DocumentScene: Sendable {
             }
             if cutByFrame {
                 // Slide so the leftmost corner sits 2–4 % of the width outside the frame, and
-                // the next one still inside (a nearly upright page would otherwise lose its
-                // whole side, and with it any way to tell where its corners are).
+                // the next one still inside.
                 let xs = points.map(\.x).sorted()
                 let outside = min(uniform(0.02...0.04) * Double(width), 0.6 * (xs[1] - xs[0]))
                 centre.x = -xs[0] - outside
