@@ -523,10 +523,13 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
             if (!intersect(before.point, before.direction, after.point, after.direction, found[k])) return false;
             if (cv::norm(found[k] - c[k]) > 2 * outer) return false;
         }
-        // The band's middle, 24 points a side: one even tone, or it is not a border.
-        double sum = 0, squares = 0;
-        int count = 0;
+        // The band's middle, 24 points a side: one even tone, or it is not a border. A band
+        // under a shadow's gradient drifts along its length but stays smooth from point to
+        // point, which texture never does.
+        double sum = 0, squares = 0, steps = 0;
+        int count = 0, stepCount = 0;
         for (int k = 0; k < 4; k++) {
+            double previous = -1;
             for (int step = 1; step <= 24; step++) {
                 cv::Point2d s = c[k] + (c[(k + 1) % 4] - c[k]) * (step / 25.0), n = normals[k];
                 // Where the normal through s meets each edge; the band's middle is halfway.
@@ -539,14 +542,20 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
                 int x = static_cast<int>(p.x), y = static_cast<int>(p.y);
                 if (x < 0 || y < 0 || x >= image.cols || y >= image.rows) continue;
                 double v = image.at<uint8_t>(y, x);
+                if (previous >= 0) {
+                    steps += std::abs(v - previous);
+                    stepCount++;
+                }
+                previous = v;
                 sum += v;
                 squares += v * v;
                 count++;
             }
         }
         if (count < 48) return false;
-        double mean = sum / count;
-        return std::sqrt(std::max(0.0, squares / count - mean * mean)) <= 16;
+        double mean = sum / count, deviation = std::sqrt(std::max(0.0, squares / count - mean * mean));
+        double roughness = steps / std::max(1, stepCount);
+        return deviation <= 16 || (deviation <= 40 && roughness <= 6);
     };
 
     Corners found;
