@@ -73,6 +73,9 @@ public struct DetectBarcodesRequest: ImageRequest {
         if !matrix.isEmpty {
             var global = base
             global.binarizer = 1
+            // Light-on-dark matrix codes are the first pass's (it inverts); inverting again
+            // here doubled this pass's cost on every photo without a code for no read.
+            global.tryInvert = false
             global.formats = matrix.flatMap(\.readerNames).joined(separator: ",")
             found.add(try global.read(gray), isDefaultPass: false)
         }
@@ -84,6 +87,11 @@ public struct DetectBarcodesRequest: ImageRequest {
         if !mirrorable.isEmpty && !found.observations.contains(where: { mirrorable.contains($0.symbology) }) {
             var pass = base
             pass.formats = mirrorable.flatMap(\.readerNames).joined(separator: ",")
+            // One look at the mirrored copy: mirrored and also inverted or oversized symbols
+            // are rarer still, and zxing-cpp's inverted and downscaled retries tripled the
+            // pass on every photo without one.
+            pass.tryInvert = false
+            pass.tryDownscale = false
             let flip = PerspectiveTransform.flipping(gray.size, horizontally: true, vertically: false)
             found.add(
                 try pass.read(gray.mirrored()).map { observation in
