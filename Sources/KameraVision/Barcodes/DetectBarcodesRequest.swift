@@ -126,7 +126,13 @@ public struct DetectBarcodesRequest: ImageRequest {
             upsideDown.formats = stacked.flatMap(\.readerNames).joined(separator: ",")
             // One look at a patch: turned onto an axis if it runs at another angle, upside down
             // for stacked codes, inverted when its border is dark; results in image pixels.
-            func look(at bounds: PixelRect, turn: Double?) throws -> [BarcodeObservation] {
+            func look(at bounds: PixelRect, gradient: Double, turn: Double?) throws -> [BarcodeObservation] {
+                // zxing-cpp scans rows, and with tryRotate also columns: once the patch's bars
+                // stand upright (its gradient along the rows), the column scan finds nothing.
+                var (pass, upsideDown) = (pass, upsideDown)
+                let upright = Self.barsUpright(gradient: gradient, turn: turn)
+                pass.tryRotate = !upright
+                upsideDown.tryRotate = !upright
                 let crop = gray.cropped(to: bounds)
                 // `cropped` starts at the rect's whole-pixel corner.
                 let toImage = PerspectiveTransform(matrix: [
@@ -162,7 +168,7 @@ public struct DetectBarcodesRequest: ImageRequest {
                 // Bars a pass has read already need no second look.
                 if found.observations.contains(where: { $0.covers(region.bounds) }) { continue }
                 let turn = Self.axisTurn(forGradient: region.gradientAngle)
-                var seen = try look(at: region.bounds, turn: turn)
+                var seen = try look(at: region.bounds, gradient: region.gradientAngle, turn: turn)
                 // A stacked code decodes from part of its columns (its row indicators are
                 // redundant), so a region that caught only part of one (perspective fans its
                 // bars out into parts at different angles) yields it with corners short of the
@@ -176,7 +182,8 @@ public struct DetectBarcodesRequest: ImageRequest {
                         if delta > 90 { delta = 180 - delta }
                         return delta < 30 && (part.bounds.intersection(whole)?.area ?? 0) > 0
                     }
-                    let again = try look(at: whole, turn: Self.axisTurn(forGradient: StripeOrientationEstimator.meanAngle(of: parts)))
+                    let mean = StripeOrientationEstimator.meanAngle(of: parts)
+                    let again = try look(at: whole, gradient: mean, turn: Self.axisTurn(forGradient: mean))
                     if again.contains(where: { $0.isSameSymbol(as: cut) }) { seen = again }
                 }
                 found.add(seen, isDefaultPass: false)
@@ -219,6 +226,14 @@ extension DetectBarcodesRequest {
     /// Bar regions read again per image at most (the largest first): a photo of a fence or
     /// a page of text is all stripes, and must not cost a read per letter.
     static let maximumRegions = 12
+
+    /// Whether bars whose gradient runs at `gradient` degrees stand upright (gradient within
+    /// 8° of the rows) once turned by `turn` (an ``axisTurn(forGradient:)``).
+    static func barsUpright(gradient: Double, turn: Double?) -> Bool {
+        var angle = (gradient + (turn ?? 0)).truncatingRemainder(dividingBy: 180)
+        if angle < 0 { angle += 180 }
+        return angle < 8 || angle > 172
+    }
 
     /// The rotation (degrees clockwise) that brings bars whose gradient runs at
     /// `gradient` degrees onto an axis, or nil when they are within 8° of one already (the
