@@ -240,6 +240,17 @@ double cornerAngle(cv::Point2d previous, cv::Point2d corner, cv::Point2d next) {
     return std::acos(std::clamp(c, -1.0, 1.0)) * 180 / CV_PI;
 }
 
+/// Intersection over union of two convex quads.
+double overlap(const Corners &a, const Corners &b) {
+    std::vector<cv::Point2f> pa, pb, common;
+    for (auto &c : a) pa.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
+    for (auto &c : b) pb.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
+    double areaA = std::abs(cv::contourArea(pa)), areaB = std::abs(cv::contourArea(pb));
+    double shared = cv::intersectConvexConvex(pa, pb, common, true);
+    double united = areaA + areaB - shared;
+    return united > 0 ? shared / united : 0;
+}
+
 /// Same rectangle: every corner within `tolerance` of the other's.
 bool sameQuad(const Corners &a, const Corners &b, double tolerance) {
     for (int i = 0; i < 4; i++)
@@ -713,6 +724,9 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
             corners[k] = corner / refineScale;  // continuous coordinates: scale directly
         }
         if (!ok) continue;
+        // Every side on an edge for at least part of its length (a side the refinement could
+        // not fit is where the outline guessed, not where an edge is).
+        if (std::any_of(fits.begin(), fits.end(), [](const SideFit &f) { return !f.fitted; })) continue;
         double confidence = 0.7 * (weighted / perimeter) + 0.3 * weakest;
         // Real corners end their edges; borrowed sides run on past them.
         double runOn = 0;
@@ -760,6 +774,16 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
     }
 
     std::sort(found.begin(), found.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+    // Size ranks the page above a paragraph on it. Two readings of one object that differ in
+    // one side (a side on the object's edge, or on a building's edge just beside it) are
+    // alike in size, and there the better-edged one is the object.
+    if (o.prefers_large)
+        for (size_t i = 0; i < found.size(); i++)
+            for (size_t j = i + 1; j < found.size(); j++)
+                if (found[j].confidence > found[i].confidence && overlap(found[i].corners, found[j].corners) >= 0.85) {
+                    std::rotate(found.begin() + i, found.begin() + j, found.begin() + j + 1);
+                    j = i;  // look again from the new one
+                }
     std::vector<Candidate> kept;
     for (auto &c : found) {
         double diagonal = cv::norm(c.corners[2] - c.corners[0]);

@@ -204,33 +204,51 @@ struct LiveScannerTests {
     @Test("Rectangles: found, followed by their corners with one ID, lost when they leave, found again as new")
     func rectangles() throws {
         let sequence = try TrackingSequence.make(video: "Megamind.avi", target: .card, challenge: .exit, seed: 3011, frameCount: 90)
-        // As an app scanning ID cards would ask: their proportions (ID-1, 0.63), so the
-        // shop fronts and windows of the video are not what it follows.
+        // As an app scanning ID cards would ask: their proportions (ID-1, 0.63). The video has
+        // an ID-shaped table lantern too, so up to three are followed and the card is picked
+        // out by where it is.
         var detection = DetectRectanglesRequest()
         detection.minimumSize = 0.1
         detection.minimumAspectRatio = 0.55
         detection.maximumAspectRatio = 0.72
+        detection.maximumObservations = 3
         let scanner = try LiveScanner(
             configuration: LiveScanner.Configuration(faceDetection: nil, barcodes: nil, rectangles: detection))
         var events: [ScanEvent] = []
-        var followed = 0, detected = 0
+        var cardIDs: [Int] = []
+        var followed = 0, detected = 0, fullyInView = 0
         for (i, frame) in sequence.frames.enumerated() {
             let scan = try scanner.scan(frame.image, at: Double(i) / 25)
             events += scan.events
-            #expect(scan.rectangles.count <= 1)
-            for rectangle in scan.rectangles {
-                if rectangle.isDetected { detected += 1 } else { followed += 1 }
-                // Where the card is (or, right after it left, was last seen).
-                if frame.visibleShare > 0.99 {
-                    let error = zip(rectangle.observation.pixelCorners.corners, frame.corners.corners).map { $0.distance(to: $1) }.max()!
-                    #expect(error < 8, "frame \(i): corner error \(error)")
-                }
+            #expect(scan.rectangles.count <= 3)
+            #expect(Set(scan.rectangles.map(\.rectangleID)).count == scan.rectangles.count)
+            fullyInView = frame.visibleShare > 0.99 ? fullyInView + 1 : 0
+            let card = scan.rectangles.first { rectangle in
+                zip(rectangle.observation.pixelCorners.corners, frame.corners.corners).map { $0.distance(to: $1) }.max()! < 8
+            }
+            // Once wholly in view, the card is found by the next search (every 5 frames) and
+            // then followed by its corners on every frame.
+            if fullyInView > 5 {
+                #expect(card != nil, "frame \(i): the card is not among \(scan.rectangles.map(\.observation.pixelCorners))")
+            }
+            if let card {
+                if cardIDs.last != card.rectangleID { cardIDs.append(card.rectangleID) }
+                if card.isDetected { detected += 1 } else { followed += 1 }
+            }
+            if frame.visibleShare == 0, let first = cardIDs.first {
+                #expect(!scan.rectangles.contains { $0.rectangleID == first }, "frame \(i): the card that left is still reported")
             }
         }
         events += scanner.finish()
-        let kinds = events.map { "\($0.type.rawValue) \($0.id)" }
-        #expect(kinds == ["appeared 1", "lost 1", "appeared 2", "lost 2"], "\(kinds)")
-        // Detection ran twice; every other frame with the card was followed.
+        // One ID while it was in view, lost when it left, a new ID when it came back.
+        #expect(cardIDs.count == 2, "card IDs \(cardIDs)")
+        if cardIDs.count == 2 {
+            let kinds = events.map { "\($0.type.rawValue) \($0.id)" }
+            let lostFirst = kinds.firstIndex(of: "lost \(cardIDs[0])"), appearedSecond = kinds.firstIndex(of: "appeared \(cardIDs[1])")
+            #expect(lostFirst != nil && appearedSecond != nil && lostFirst! < appearedSecond!, "\(kinds)")
+            #expect(kinds.contains("lost \(cardIDs[1])"), "\(kinds)")
+        }
+        // Detected twice; every other frame with the card was followed.
         #expect(detected == 2 && followed >= 60, "detected \(detected), followed \(followed)")
     }
 
