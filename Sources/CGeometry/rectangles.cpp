@@ -240,11 +240,25 @@ double cornerAngle(cv::Point2d previous, cv::Point2d corner, cv::Point2d next) {
     return std::acos(std::clamp(c, -1.0, 1.0)) * 180 / CV_PI;
 }
 
+/// The quad as OpenCV's polygon type.
+std::vector<cv::Point2f> polygon(const Corners &quad) {
+    std::vector<cv::Point2f> points;
+    for (auto &c : quad) points.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
+    return points;
+}
+
+/// `gray` scaled down (area averaging) so its longer side is at most `longest`, and the scale.
+cv::Mat atMost(const cv::Mat &gray, int longest, double &scale) {
+    scale = std::min(1.0, static_cast<double>(longest) / std::max(gray.cols, gray.rows));
+    if (scale >= 1) return gray;
+    cv::Mat small;
+    cv::resize(gray, small, cv::Size(), scale, scale, cv::INTER_AREA);
+    return small;
+}
+
 /// Intersection over union of two convex quads.
 double overlap(const Corners &a, const Corners &b) {
-    std::vector<cv::Point2f> pa, pb, common;
-    for (auto &c : a) pa.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
-    for (auto &c : b) pb.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
+    std::vector<cv::Point2f> pa = polygon(a), pb = polygon(b), common;
     double areaA = std::abs(cv::contourArea(pa)), areaB = std::abs(cv::contourArea(pb));
     double shared = cv::intersectConvexConvex(pa, pb, common, true);
     double united = areaA + areaB - shared;
@@ -427,13 +441,14 @@ void lineQuads(const std::vector<EdgeLine> &lines, cv::Size size, double minimum
     };
     std::vector<Meeting> meetings(static_cast<size_t>(n) * n);
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            if (i == j) continue;
-            Meeting &m = meetings[static_cast<size_t>(i) * n + j];
+        for (int j = i + 1; j < n; j++) {
+            Meeting &m = meetings[static_cast<size_t>(i) * n + j], &mirror = meetings[static_cast<size_t>(j) * n + i];
             m.ok = intersect(lines[i].point, lines[i].direction, lines[j].point, lines[j].direction, m.point) &&
                    m.point.x > -margin * size.width && m.point.x < (1 + margin) * size.width &&
                    m.point.y > -margin * size.height && m.point.y < (1 + margin) * size.height;
             if (m.ok) m.along = lines[i].position(m.point);
+            mirror = m;
+            if (m.ok) mirror.along = lines[j].position(m.point);
         }
     auto meeting = [&](int i, int j) -> const Meeting & { return meetings[static_cast<size_t>(i) * n + j]; };
     for (size_t p = 0; p < pairs.size(); p++)
@@ -623,10 +638,7 @@ std::vector<Corners> outlineQuads(const cv::Mat &small, double minimumSmallSide,
         std::vector<std::pair<double, Corners>> bySize;
         if (prefersLarge)
             for (size_t i = 40; i < fromLines.size(); i++) {
-                std::vector<cv::Point2f> polygon;
-                for (auto &c : fromLines[i].second)
-                    polygon.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
-                double size = std::sqrt(std::abs(cv::contourArea(polygon)));
+                double size = std::sqrt(std::abs(cv::contourArea(polygon(fromLines[i].second))));
                 bySize.emplace_back(fromLines[i].first * size, fromLines[i].second);
             }
         size_t keep = std::min<size_t>(20, bySize.size());
@@ -644,10 +656,10 @@ std::vector<Corners> outlineQuads(const cv::Mat &small, double minimumSmallSide,
         double hullArea = cv::contourArea(hull);
         if (hullArea < minimumSmallSide * minimumSmallSide) continue;
         if (std::abs(cv::contourArea(outline)) < 0.8 * hullArea) continue;
-        std::vector<cv::Point> polygon;
-        cv::approxPolyDP(hull, polygon, 0.02 * cv::arcLength(hull, true), true);
+        std::vector<cv::Point> approximated;
+        cv::approxPolyDP(hull, approximated, 0.02 * cv::arcLength(hull, true), true);
         Corners quad;
-        if (quadFromPolygon(polygon, small.size(), quad)) coarse.push_back(quad);
+        if (quadFromPolygon(approximated, small.size(), quad)) coarse.push_back(quad);
     }
     return coarse;
 }
@@ -657,12 +669,8 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
     const double minimumSide = std::max(8.0, o.minimum_size * shorterDimension);
 
     // Working scale for the candidate search.
-    double scale = std::min(1.0, static_cast<double>(kWorkingSize) / std::max(gray.cols, gray.rows));
-    cv::Mat small;
-    if (scale < 1)
-        cv::resize(gray, small, cv::Size(), scale, scale, cv::INTER_AREA);
-    else
-        small = gray;
+    double scale;
+    cv::Mat small = atMost(gray, kWorkingSize, scale);
     std::vector<Corners> coarse;
     const double sameTolerance = 0.015 * std::hypot(small.cols, small.rows);
     auto addCoarse = [&](Corners quad) {
@@ -675,12 +683,8 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
     for (auto &quad : outlineQuads(small, minimumSmallSide, o.quadrature_tolerance, o.prefers_large)) addCoarse(quad);
 
     // Refinement at up to kRefineSize.
-    double refineScale = std::min(1.0, static_cast<double>(kRefineSize) / std::max(gray.cols, gray.rows));
-    cv::Mat refineImage;
-    if (refineScale < 1)
-        cv::resize(gray, refineImage, cv::Size(), refineScale, refineScale, cv::INTER_AREA);
-    else
-        refineImage = gray;
+    double refineScale;
+    cv::Mat refineImage = atMost(gray, kRefineSize, refineScale);
     const double radius = 2.5 * refineScale / scale + 2;
     // Sobel's 3×3 response is 4× the step across an edge: 6 grey levels.
     const double threshold = 24;
@@ -738,9 +742,8 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
         confidence *= 1 - 0.6 * (runOn / 8);
         if (confidence < o.minimum_confidence || confidence <= 0) continue;
 
-        std::vector<cv::Point2f> polygon;
-        for (auto &c : corners) polygon.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
-        if (!cv::isContourConvex(polygon)) continue;
+        std::vector<cv::Point2f> outline = polygon(corners);
+        if (!cv::isContourConvex(outline)) continue;
         // A side along the image's own border is the frame, not an object's edge (the
         // outline of a region cut by the frame runs along it).
         bool framed = false;
@@ -763,7 +766,7 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
         double aspect = shorter / longer;
         if (aspect < o.minimum_aspect_ratio - 1e-9 || aspect > o.maximum_aspect_ratio + 1e-9) continue;
         if (shorter < minimumSide) continue;
-        double area = std::abs(cv::contourArea(polygon));
+        double area = std::abs(cv::contourArea(outline));
         Candidate candidate;
         candidate.corners = ordered(corners);
         candidate.confidence = confidence;
