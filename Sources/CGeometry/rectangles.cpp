@@ -478,11 +478,13 @@ void lineQuads(const std::vector<EdgeLine> &lines, cv::Size size, double minimum
 
 /// A screen's dark bezel round its bright picture, a card's printed frame: the strongest
 /// outline can lie just inside the object's real one, the band between them one even tone.
-/// Each side is looked for again just outside (3 px to a tenth of the shorter side), or, when
-/// nothing is there, just inside (the outline found may mix inner and outer sides); one side
-/// whose outer edge is lost against something as dark as the bezel takes the opposite band's
-/// width. When at least one side moves out and the bands between are one even tone,
-/// `corners` (full resolution, continuous coordinates) become the outer quad.
+/// Each side is looked for again just outside (3 px to a tenth of the shorter side) and just
+/// inside (the outline found may mix inner and outer sides). A side whose outer edge is lost
+/// against something as dark as the bezel takes the opposite band's width: one such side when
+/// two others moved out, or two adjacent ones when the other two already lie on the outer edge.
+/// Of every reading of the sides (outside, inside or lost) whose bands are one even tone, the
+/// most even wins, and `corners` (full resolution, continuous coordinates) become its outer
+/// quad.
 bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, double threshold) {
     Corners c;
     for (int k = 0; k < 4; k++) c[k] = corners[k] * scale;
@@ -494,7 +496,6 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
     enum class Band { outside, inside, lost };
     std::array<SideFit, 4> sides, outward, inward;
     std::array<cv::Point2d, 4> normals;
-    std::array<Band, 4> bands;
     for (int k = 0; k < 4; k++) {
         cv::Point2d a = c[k], b = c[(k + 1) % 4], u = (b - a) / cv::norm(b - a), n(-u.y, u.x);
         if (n.dot((a + b) / 2 - centre) < 0) n = -n;
@@ -512,37 +513,41 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
         sides[k].direction = b - a;
         sides[k].fitted = true;
         outward[k] = parallelEdge(1);
-        if (!outward[k].fitted) inward[k] = parallelEdge(-1);
-        bands[k] = outward[k].fitted ? Band::outside : inward[k].fitted ? Band::inside : Band::lost;
+        inward[k] = parallelEdge(-1);
     }
 
     // The outer quad for one reading of the sides, when its bands are one even tone.
-    auto outline = [&](const std::array<Band, 4> &reading, Corners &found) {
+    auto outline = [&](const std::array<Band, 4> &reading, Corners &found, double &deviationOut) {
         std::array<SideFit, 4> outerLines, otherEdges;
-        int moved = 0, lost = -1;
+        int moved = 0, inside = 0;
+        std::vector<int> lost;
         for (int k = 0; k < 4; k++) {
             switch (reading[k]) {
             case Band::outside:
                 outerLines[k] = outward[k], otherEdges[k] = sides[k], moved++;
                 break;
             case Band::inside:
-                outerLines[k] = sides[k], otherEdges[k] = inward[k];
+                outerLines[k] = sides[k], otherEdges[k] = inward[k], inside++;
                 break;
             case Band::lost:
-                if (lost >= 0) return false;
-                lost = k;
+                lost.push_back(k);
                 break;
             }
         }
-        if (moved == 0 || (lost >= 0 && moved < 2)) return false;
-        if (lost >= 0) {
-            const SideFit &o = outerLines[(lost + 2) % 4], &e = otherEdges[(lost + 2) % 4];
+        // A lost side takes the width of the opposite band. One lost side needs two that moved
+        // out; two (adjacent) lost sides, the other two lying on the outer edge already with the
+        // inner one found inside them (a screen's picture edge).
+        bool enough = lost.empty() ? moved > 0 : lost.size() == 1 ? moved >= 2 : lost.size() == 2 && inside == 2;
+        if (!enough) return false;
+        for (int k : lost) {
+            if (reading[(k + 2) % 4] == Band::lost) return false;
+            const SideFit &o = outerLines[(k + 2) % 4], &e = otherEdges[(k + 2) % 4];
             cv::Point2d d = o.direction / cv::norm(o.direction);
             double width = std::abs((o.point - e.point).dot(cv::Point2d(-d.y, d.x)));
             if (width < inner) return false;
-            otherEdges[lost] = sides[lost];
-            outerLines[lost] = sides[lost];
-            outerLines[lost].point += normals[lost] * width;
+            otherEdges[k] = sides[k];
+            outerLines[k] = sides[k];
+            outerLines[k].point += normals[k] * width;
         }
         for (int k = 0; k < 4; k++) {
             const SideFit &before = outerLines[(k + 3) % 4], &after = outerLines[k];
@@ -581,18 +586,27 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
         if (count < 48) return false;
         double mean = sum / count, deviation = std::sqrt(std::max(0.0, squares / count - mean * mean));
         double roughness = steps / std::max(1, stepCount);
+        deviationOut = deviation;
         return deviation <= 16 || (deviation <= 40 && roughness <= 6);
     };
 
+    // Every reading of the sides (an edge found outside may be clutter, one inside the
+    // picture's own): the one whose bands are the most even tone wins.
     Corners found;
-    bool ok = outline(bands, found);
-    // An edge just inside may be the picture's own (a horizon, a window), not the band's:
-    // read such a side as lost instead.
-    for (int k = 0; k < 4 && !ok; k++) {
-        if (bands[k] != Band::inside) continue;
-        std::array<Band, 4> reading = bands;
-        reading[k] = Band::lost;
-        ok = outline(reading, found);
+    bool ok = false;
+    double best = 1e9;
+    for (int code = 0; code < 81; code++) {
+        std::array<Band, 4> reading;
+        bool possible = true;
+        for (int k = 0, rest = code; k < 4; k++, rest /= 3) {
+            reading[k] = static_cast<Band>(rest % 3);
+            if ((reading[k] == Band::outside && !outward[k].fitted) || (reading[k] == Band::inside && !inward[k].fitted))
+                possible = false;
+        }
+        Corners quad;
+        double deviation = 0;
+        if (!possible || !outline(reading, quad, deviation)) continue;
+        if (deviation < best) best = deviation, found = quad, ok = true;
     }
     if (!ok) return false;
     for (int k = 0; k < 4; k++) corners[k] = found[k] / scale;
