@@ -678,7 +678,41 @@ std::vector<Corners> outlineQuads(const cv::Mat &small, double minimumSmallSide,
     return coarse;
 }
 
-std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options &o) {
+/// The planes a side may be fitted on: `image` (the one searched), and with a colour image
+/// also its brightness and its red–green and blue–yellow opponents (128 = neutral), all at
+/// `image`'s size.
+std::vector<cv::Mat> fittingPlanes(const cv::Mat &image, const cv::Mat &rgb) {
+    std::vector<cv::Mat> planes{image};
+    if (rgb.empty()) return planes;
+    cv::Mat small, luma;
+    cv::resize(rgb, small, image.size(), 0, 0, cv::INTER_AREA);
+    cv::cvtColor(small, luma, cv::COLOR_RGB2GRAY);
+    cv::Mat channels[3];
+    cv::split(small, channels);
+    cv::Mat r, g, b, redGreen, blueYellow;
+    channels[0].convertTo(r, CV_16S);
+    channels[1].convertTo(g, CV_16S);
+    channels[2].convertTo(b, CV_16S);
+    cv::Mat(r - g + 128).convertTo(redGreen, CV_8U);
+    cv::Mat((2 * b - r - g) / 2 + 128).convertTo(blueYellow, CV_8U);
+    planes.push_back(luma);
+    planes.push_back(redGreen);
+    planes.push_back(blueYellow);
+    return planes;
+}
+
+/// `refineSide` on each plane: the fit with the most support.
+SideFit refineSideOn(const std::vector<cv::Mat> &planes, cv::Point2d a, cv::Point2d b, double radius,
+                     double threshold) {
+    SideFit best = refineSide(planes[0], a, b, radius, threshold);
+    for (size_t i = 1; i < planes.size(); i++) {
+        SideFit fit = refineSide(planes[i], a, b, radius, threshold);
+        if (fit.fitted && (!best.fitted || fit.support > best.support)) best = fit;
+    }
+    return best;
+}
+
+std::vector<Candidate> detect(const cv::Mat &gray, const cv::Mat &rgb, const kgeo_rectangle_options &o) {
     const double shorterDimension = std::min(gray.cols, gray.rows);
     const double minimumSide = std::max(8.0, o.minimum_size * shorterDimension);
 
@@ -699,6 +733,7 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
     // Refinement at up to kRefineSize.
     double refineScale;
     cv::Mat refineImage = atMost(gray, kRefineSize, refineScale);
+    const std::vector<cv::Mat> planes = fittingPlanes(refineImage, rgb);
     const double radius = 2.5 * refineScale / scale + 2;
     // Sobel's 3×3 response is 4× the step across an edge: 6 grey levels.
     const double threshold = 24;
@@ -727,7 +762,7 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
         std::array<SideFit, 4> fits;
         double weighted = 0, perimeter = 0, weakest = 1;
         for (int k = 0; k < 4; k++) {
-            fits[k] = refineSide(refineImage, start[k], start[(k + 1) % 4], radius, threshold);
+            fits[k] = refineSideOn(planes, start[k], start[(k + 1) % 4], radius, threshold);
             double length = cv::norm(start[(k + 1) % 4] - start[k]);
             weighted += fits[k].support * length;
             perimeter += length;
@@ -758,12 +793,14 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
 
         std::vector<cv::Point2f> outline = polygon(corners);
         if (!cv::isContourConvex(outline)) continue;
-        // A side along the image's own border is the frame, not an object's edge (the
-        // outline of a region cut by the frame runs along it).
+        // A side along the image's own border (within 1 % of it) is the frame or the photo's
+        // edge, not an object's: the outline of a region cut by the frame runs along it, and
+        // a scanned or cropped photo often has a dark line there.
         bool framed = false;
+        const double margin = std::max(3.0, 0.01 * shorterDimension);
         for (int k = 0; k < 4; k++) {
             const cv::Point2d &a = corners[k], &b = corners[(k + 1) % 4];
-            const double m = 3, right = gray.cols - m, bottom = gray.rows - m;
+            const double m = margin, right = gray.cols - m, bottom = gray.rows - m;
             if ((a.x <= m && b.x <= m) || (a.y <= m && b.y <= m) || (a.x >= right && b.x >= right) ||
                 (a.y >= bottom && b.y >= bottom))
                 framed = true;
@@ -824,13 +861,20 @@ std::vector<Candidate> detect(const cv::Mat &gray, const kgeo_rectangle_options 
 
 }  // namespace
 
-extern "C" int kgeo_detect_rectangles(const kgeo_image *gray, const kgeo_rectangle_options *options, kgeo_quad *out,
-                                      int capacity, int *count, char *error, size_t error_size) {
+extern "C" int kgeo_detect_rectangles(const kgeo_image *gray, const kgeo_image *colour,
+                                      const kgeo_rectangle_options *options, kgeo_quad *out, int capacity, int *count,
+                                      char *error, size_t error_size) {
     return kgeo::guarded(error, error_size, [&] {
         cv::Mat image = kgeo::wrap(gray);
         if (image.channels() != 1) throw std::invalid_argument("rectangles need a gray image");
         if (!options || !out || !count) throw std::invalid_argument("missing argument");
-        std::vector<Candidate> found = detect(image, *options);
+        cv::Mat rgb;
+        if (colour) {
+            rgb = kgeo::wrap(colour);
+            if (rgb.channels() != 3 || rgb.size() != image.size())
+                throw std::invalid_argument("the colour image must be RGB and the gray image's size");
+        }
+        std::vector<Candidate> found = detect(image, rgb, *options);
         int n = std::min(capacity, static_cast<int>(found.size()));
         for (int i = 0; i < n; i++) {
             for (int k = 0; k < 4; k++) {

@@ -21,20 +21,32 @@ struct RectangleFinder {
     /// too: a sign or card can differ from what it lies on in colour and hardly in brightness.
     static let colourSearchBelow: Float = 0.5
 
+    /// A document found on the gray levels that covers less than this share of the photo may
+    /// be something on or beside the page (a chip on a board beside a card): the colour
+    /// planes are searched too.
+    static let colourSearchBelowShare = 0.1
+
     /// Rectangles in the context's image: on its gray levels, and when that finds nothing
-    /// convincing in a colour image, also on its two colour-opponent channels.
+    /// convincing in a colour image, also on its two colour-opponent channels (there each side
+    /// is fitted on whichever plane shows its edge best).
     func find(in context: ImageAnalysisContext) throws -> [RectangleObservation] {
         let gray = context.grayscale
         let found = try find(in: gray)
-        if let best = found.first?.confidence, best >= Self.colourSearchBelow { return found }
+        if let best = found.first, best.confidence >= Self.colourSearchBelow,
+            !prefersLarge || abs(best.pixelCorners.signedArea) >= Self.colourSearchBelowShare * Double(gray.width * gray.height)
+        {
+            return found
+        }
         let rgb = context.rgb
         guard Self.hasColour(rgb) else { return found }
         var all = found
-        for channel in Self.opponentChannels(rgb) { all += try find(in: channel) }
+        for channel in Self.opponentChannels(rgb) { all += try find(in: channel, colour: rgb) }
         return ranked(all, imageSize: gray.size)
     }
 
-    func find(in gray: PixelBuffer) throws -> [RectangleObservation] {
+    /// Rectangles in one gray plane; with `colour` (the RGB image of the same size) sides are
+    /// also fitted on its brightness and colour-opponent planes.
+    func find(in gray: PixelBuffer, colour: PixelBuffer? = nil) throws -> [RectangleObservation] {
         var options = kgeo_rectangle_options(
             minimum_aspect_ratio: minimumAspectRatio, maximum_aspect_ratio: maximumAspectRatio,
             quadrature_tolerance: quadratureTolerance, minimum_size: minimumSize,
@@ -42,11 +54,18 @@ struct RectangleFinder {
             prefers_large: prefersLarge ? 1 : 0)
         var quads = [kgeo_quad](repeating: kgeo_quad(), count: Self.capacity)
         var count: Int32 = 0
-        try GeometryEngine.withImage(gray) { image in
+        func detect(_ image: UnsafePointer<kgeo_image>, _ colourImage: UnsafePointer<kgeo_image>?) throws {
             try GeometryEngine.run("rectangle detection") { error, size in
                 quads.withUnsafeMutableBufferPointer {
-                    kgeo_detect_rectangles(image, &options, $0.baseAddress, Int32($0.count), &count, error, size)
+                    kgeo_detect_rectangles(image, colourImage, &options, $0.baseAddress, Int32($0.count), &count, error, size)
                 }
+            }
+        }
+        try GeometryEngine.withImage(gray) { image in
+            if let colour {
+                try GeometryEngine.withImage(colour) { try detect(image, $0) }
+            } else {
+                try detect(image, nil)
             }
         }
         return quads.prefix(Int(count)).map {
