@@ -559,6 +559,8 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
         // point, which texture never does.
         double sum = 0, squares = 0, steps = 0;
         int count = 0, stepCount = 0;
+        std::array<double, 4> sideSum{};
+        std::array<int, 4> sideCount{};
         for (int k = 0; k < 4; k++) {
             double previous = -1;
             for (int step = 1; step <= 24; step++) {
@@ -581,9 +583,18 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
                 sum += v;
                 squares += v * v;
                 count++;
+                sideSum[k] += v;
+                sideCount[k]++;
             }
         }
         if (count < 48) return false;
+        // A lost side's band must look like the band whose width it took (the same bezel), not
+        // like whatever lies beyond an outline that was already the outer one.
+        for (int k : lost) {
+            int opposite = (k + 2) % 4;
+            if (sideCount[k] == 0 || sideCount[opposite] == 0) return false;
+            if (std::abs(sideSum[k] / sideCount[k] - sideSum[opposite] / sideCount[opposite]) > 20) return false;
+        }
         double mean = sum / count, deviation = std::sqrt(std::max(0.0, squares / count - mean * mean));
         double roughness = steps / std::max(1, stepCount);
         deviationOut = deviation;
