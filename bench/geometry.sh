@@ -15,3 +15,13 @@ trap 'rm -rf "$RESULTS"' EXIT
 "$VENV/bin/python" bench/geometry_peers.py "$DATA" > "$RESULTS/peers.json"
 echo "machine: $(nproc) cores; peers: OpenCV $("$VENV/bin/python" -c "import cv2; print(cv2.__version__)") from Python; Kamera: Debian's OpenCV $(pkg-config --modversion opencv4) (default threads on both sides)"
 "$VENV/bin/python" bench/geometry_report.py "$DATA" "$RESULTS/kamera.json" "$RESULTS/peers.json"
+# The scenes above have guided the detector's tuning; 96 more from the same generator, with
+# seeds no tuning has seen, show whether it generalises.
+HELD="${KAMERA_BENCH_HELDOUT:-$KAMERA_CACHE/bench-geometry-heldout}"
+[[ -f "$HELD/pairs.json" ]] ||
+    .build/release/kamera-bench geometry-dataset "$HELD" --first-index 48 --scenes 96 --pairs 0 >&2
+.build/release/kamera-bench geometry "$HELD" > "$RESULTS/kamera-heldout.json"
+"$VENV/bin/python" bench/geometry_peers.py "$HELD" > "$RESULTS/peers-heldout.json"
+echo
+echo "Held-out scenes (seeds 1048 on, never used for tuning)"
+"$VENV/bin/python" bench/geometry_report.py "$HELD" "$RESULTS/kamera-heldout.json" "$RESULTS/peers-heldout.json"

@@ -77,6 +77,8 @@ def main(directory, kamera_path, peers_path):
         print(f"{name:28}{hits:>5}/{len(positives):<6}{others:>15}{on_empty:>17}{ms:>11.1f}")
     print(f"ratio (Kamera/OpenCV time): {rows[0][4] / rows[1][4]:.2f}×")
 
+    if not pairs:
+        return
     print("\nRegistration: largest corner error of the recovered warp (800×600 views)")
     print(f"{'':28}{'≤ 1 px':>10}{'median px':>11}{'worst px':>10}{'median ms':>11}")
     for homographic in (False, True):

@@ -18,6 +18,10 @@ struct GeometryDatasetCommand: ParsableCommand {
     @Option(help: "Registration pairs of each kind (translational, homographic).")
     var pairs = 12
 
+    /// The bench set starts at 0; a held-out set starts after it, so no tuning has seen it.
+    @Option(help: "Index of the first scene (its seed is 1000 + index).")
+    var firstIndex = 0
+
     struct Scene: Codable {
         var file: String
         var kind: String?
@@ -47,8 +51,8 @@ struct GeometryDatasetCommand: ParsableCommand {
         let backgrounds = SampleMedia.availableBackgrounds()
         var written: [Scene] = []
         let negatives = max(4, scenes / 6)
-        for i in 0..<(scenes + negatives) {
-            let kind = i < scenes ? DocumentScene.Kind.allCases[i % 4] : nil
+        for i in firstIndex..<(firstIndex + scenes + negatives) {
+            let kind = i < firstIndex + scenes ? DocumentScene.Kind.allCases[i % 4] : nil
             let cut = kind == .page && i % 8 == 4
             let low = kind != nil && i % 3 == 1
             let background = backgrounds[(i * 7 + 3) % backgrounds.count]
