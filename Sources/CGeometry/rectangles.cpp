@@ -689,29 +689,6 @@ std::vector<Corners> outlineQuads(const cv::Mat &small, double minimumSmallSide,
     return coarse;
 }
 
-/// The planes a side may be fitted on: `image` (the one searched), and with a colour image
-/// also its brightness and its red–green and blue–yellow opponents (128 = neutral), all at
-/// `image`'s size.
-std::vector<cv::Mat> fittingPlanes(const cv::Mat &image, const cv::Mat &rgb) {
-    std::vector<cv::Mat> planes{image};
-    if (rgb.empty()) return planes;
-    cv::Mat small, luma;
-    cv::resize(rgb, small, image.size(), 0, 0, cv::INTER_AREA);
-    cv::cvtColor(small, luma, cv::COLOR_RGB2GRAY);
-    cv::Mat channels[3];
-    cv::split(small, channels);
-    cv::Mat r, g, b, redGreen, blueYellow;
-    channels[0].convertTo(r, CV_16S);
-    channels[1].convertTo(g, CV_16S);
-    channels[2].convertTo(b, CV_16S);
-    cv::Mat(r - g + 128).convertTo(redGreen, CV_8U);
-    cv::Mat((2 * b - r - g) / 2 + 128).convertTo(blueYellow, CV_8U);
-    planes.push_back(luma);
-    planes.push_back(redGreen);
-    planes.push_back(blueYellow);
-    return planes;
-}
-
 /// `refineSide` on each plane: the fit with the most support.
 SideFit refineSideOn(const std::vector<cv::Mat> &planes, cv::Point2d a, cv::Point2d b, double radius,
                      double threshold) {
@@ -723,7 +700,9 @@ SideFit refineSideOn(const std::vector<cv::Mat> &planes, cv::Point2d a, cv::Poin
     return best;
 }
 
-std::vector<Candidate> detect(const cv::Mat &gray, const cv::Mat &rgb, const kgeo_rectangle_options &o) {
+/// `otherPlanes`: images of `gray`'s size a side may also be fitted on.
+std::vector<Candidate> detect(const cv::Mat &gray, const std::vector<cv::Mat> &otherPlanes,
+                              const kgeo_rectangle_options &o) {
     const double shorterDimension = std::min(gray.cols, gray.rows);
     const double minimumSide = std::max(8.0, o.minimum_size * shorterDimension);
 
@@ -744,7 +723,11 @@ std::vector<Candidate> detect(const cv::Mat &gray, const cv::Mat &rgb, const kge
     // Refinement at up to kRefineSize.
     double refineScale;
     cv::Mat refineImage = atMost(gray, kRefineSize, refineScale);
-    const std::vector<cv::Mat> planes = fittingPlanes(refineImage, rgb);
+    std::vector<cv::Mat> planes{refineImage};
+    for (auto &plane : otherPlanes) {
+        double planeScale;
+        planes.push_back(atMost(plane, kRefineSize, planeScale));
+    }
     const double radius = 2.5 * refineScale / scale + 2;
     // Sobel's 3×3 response is 4× the step across an edge: 6 grey levels.
     const double threshold = 24;
@@ -872,20 +855,21 @@ std::vector<Candidate> detect(const cv::Mat &gray, const cv::Mat &rgb, const kge
 
 }  // namespace
 
-extern "C" int kgeo_detect_rectangles(const kgeo_image *gray, const kgeo_image *colour,
+extern "C" int kgeo_detect_rectangles(const kgeo_image *gray, const kgeo_image *fit_also, int fit_also_count,
                                       const kgeo_rectangle_options *options, kgeo_quad *out, int capacity, int *count,
                                       char *error, size_t error_size) {
     return kgeo::guarded(error, error_size, [&] {
         cv::Mat image = kgeo::wrap(gray);
         if (image.channels() != 1) throw std::invalid_argument("rectangles need a gray image");
-        if (!options || !out || !count) throw std::invalid_argument("missing argument");
-        cv::Mat rgb;
-        if (colour) {
-            rgb = kgeo::wrap(colour);
-            if (rgb.channels() != 3 || rgb.size() != image.size())
-                throw std::invalid_argument("the colour image must be RGB and the gray image's size");
+        if (!options || !out || !count || (fit_also_count > 0 && !fit_also))
+            throw std::invalid_argument("missing argument");
+        std::vector<cv::Mat> otherPlanes;
+        for (int i = 0; i < fit_also_count; i++) {
+            otherPlanes.push_back(kgeo::wrap(&fit_also[i]));
+            if (otherPlanes.back().channels() != 1 || otherPlanes.back().size() != image.size())
+                throw std::invalid_argument("planes to fit on must be gray and the image's size");
         }
-        std::vector<Candidate> found = detect(image, rgb, *options);
+        std::vector<Candidate> found = detect(image, otherPlanes, *options);
         int n = std::min(capacity, static_cast<int>(found.size()));
         for (int i = 0; i < n; i++) {
             for (int k = 0; k < 4; k++) {

@@ -42,12 +42,13 @@ typedef struct kgeo_rectangle_options {
 } kgeo_rectangle_options;
 
 /// Finds rectangles (projected: any convex quad within the tolerances) in a gray image, best
-/// first. Writes at most `capacity` quads and their number to `count`. `colour` (RGB, the same
-/// size, or NULL): each side is also fitted on its brightness and colour-opponent planes, and
-/// the plane where the side's edge is clearest wins (a card's side can differ from what it lies
-/// on in brightness along one side and in colour along another).
-int kgeo_detect_rectangles(const kgeo_image *gray, const kgeo_image *colour, const kgeo_rectangle_options *options,
-                           kgeo_quad *out, int capacity, int *count, char *error, size_t error_size);
+/// first. Writes at most `capacity` quads and their number to `count`. `fit_also`: further
+/// gray planes of the same size (brightness, colour opponents; NULL when `fit_also_count` is
+/// 0) each side is also fitted on, the plane where its edge is clearest winning (a card's side
+/// can differ from what it lies on in brightness along one side and in colour along another).
+int kgeo_detect_rectangles(const kgeo_image *gray, const kgeo_image *fit_also, int fit_also_count,
+                           const kgeo_rectangle_options *options, kgeo_quad *out, int capacity, int *count,
+                           char *error, size_t error_size);
 
 /// Warps the quad `corners` (8 doubles, as kgeo_quad) of `source` to an upright
 /// `width`×`height` image in `out` (same channels, tightly packed). With `whiten`, divides out

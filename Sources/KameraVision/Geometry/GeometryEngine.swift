@@ -25,6 +25,15 @@ enum GeometryEngine {
         }
     }
 
+    /// `buffers` lent to the shim together (each as `withImage` lends one), in order.
+    static func withImages<R>(_ buffers: [PixelBuffer], _ body: (UnsafeBufferPointer<kgeo_image>) throws -> R) rethrows -> R {
+        func lend(_ index: Int, _ lent: [kgeo_image]) throws -> R {
+            guard index < buffers.count else { return try lent.withUnsafeBufferPointer { try body($0) } }
+            return try withImage(buffers[index]) { try lend(index + 1, lent + [$0.pointee]) }
+        }
+        return try lend(0, [])
+    }
+
     /// The four corners of a shim quad.
     static func quad(_ points: (Double, Double, Double, Double, Double, Double, Double, Double)) -> Quad {
         Quad(

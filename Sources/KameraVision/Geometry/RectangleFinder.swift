@@ -40,13 +40,15 @@ struct RectangleFinder {
         let rgb = context.rgb
         guard Self.hasColour(rgb) else { return found }
         var all = found
-        for channel in Self.opponentChannels(rgb) { all += try find(in: channel, colour: rgb) }
+        let opponents = Self.opponentChannels(rgb)
+        let planes = [gray] + opponents
+        for channel in opponents { all += try find(in: channel, fittingAlsoOn: planes) }
         return ranked(all, imageSize: gray.size)
     }
 
-    /// Rectangles in one gray plane; with `colour` (the RGB image of the same size) sides are
-    /// also fitted on its brightness and colour-opponent planes.
-    func find(in gray: PixelBuffer, colour: PixelBuffer? = nil) throws -> [RectangleObservation] {
+    /// Rectangles in one gray plane; sides are also fitted on `otherPlanes` (gray, the same
+    /// size), on whichever shows each side's edge best.
+    func find(in gray: PixelBuffer, fittingAlsoOn otherPlanes: [PixelBuffer] = []) throws -> [RectangleObservation] {
         var options = kgeo_rectangle_options(
             minimum_aspect_ratio: minimumAspectRatio, maximum_aspect_ratio: maximumAspectRatio,
             quadrature_tolerance: quadratureTolerance, minimum_size: minimumSize,
@@ -54,18 +56,15 @@ struct RectangleFinder {
             prefers_large: prefersLarge ? 1 : 0)
         var quads = [kgeo_quad](repeating: kgeo_quad(), count: Self.capacity)
         var count: Int32 = 0
-        func detect(_ image: UnsafePointer<kgeo_image>, _ colourImage: UnsafePointer<kgeo_image>?) throws {
-            try GeometryEngine.run("rectangle detection") { error, size in
-                quads.withUnsafeMutableBufferPointer {
-                    kgeo_detect_rectangles(image, colourImage, &options, $0.baseAddress, Int32($0.count), &count, error, size)
-                }
-            }
-        }
         try GeometryEngine.withImage(gray) { image in
-            if let colour {
-                try GeometryEngine.withImage(colour) { try detect(image, $0) }
-            } else {
-                try detect(image, nil)
+            try GeometryEngine.withImages(otherPlanes) { planes in
+                try GeometryEngine.run("rectangle detection") { error, size in
+                    quads.withUnsafeMutableBufferPointer {
+                        kgeo_detect_rectangles(
+                            image, planes.baseAddress, Int32(planes.count), &options, $0.baseAddress, Int32($0.count), &count,
+                            error, size)
+                    }
+                }
             }
         }
         return quads.prefix(Int(count)).map {
