@@ -2,6 +2,7 @@
 // conversions the Swift version paid for (it cost as much as the detector model itself).
 #include "knn_image.h"
 #include <math.h>
+#include <stdlib.h>
 
 // Fuse multiply-adds (one rounding instead of two, and half the instructions): set
 // here rather than by a compiler flag, which SwiftPM would refuse in a dependency.
@@ -16,18 +17,44 @@
 #endif
 
 KNN_IMAGE_MULTIVERSION
-void knn_halve_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *dst, int dst_stride) {
-    int ow = w / 2, oh = h / 2;
+int knn_reduce_rgb8(const uint8_t *src, int w, int h, int src_stride, int factor, uint8_t *dst, int dst_stride) {
+    if (factor < 1 || factor > KNN_REDUCE_MAX_FACTOR || (factor & (factor - 1)) != 0) return -1;
+    int ow = w / factor, oh = h / factor, row = ow * factor * 3;
+    if (ow == 0 || oh == 0) return 0;
+    // One pass over the source (a chain of 2×2 halvings wrote and re-read every level in
+    // between), in loops the compiler vectorizes: rows are summed into 16-bit column totals,
+    // then neighbouring pixels' totals are added pairwise, log2(factor) times, each time
+    // between two buffers (same channel, 3·span apart), so the output reads one total per
+    // channel. Sums of up to 16 × 16 bytes fit 16 bits.
+    uint16_t *buffers = malloc((size_t)row * 2 * sizeof(uint16_t));
+    if (!buffers) return -1;
+    int shift = 2 * __builtin_ctz((unsigned)factor);
+    uint32_t half = (1u << shift) >> 1;
     for (int y = 0; y < oh; y++) {
-        const uint8_t *r0 = src + (size_t)(2 * y) * src_stride, *r1 = r0 + src_stride;
+        uint16_t *restrict sums = buffers, *restrict other = buffers + row;
+        const uint8_t *restrict p = src + (size_t)y * factor * src_stride;
+        for (int i = 0; i < row; i++) sums[i] = p[i];
+        for (int k = 1; k < factor; k++) {
+            p = src + (size_t)(y * factor + k) * src_stride;
+            for (int i = 0; i < row; i++) sums[i] = (uint16_t)(sums[i] + p[i]);
+        }
+        for (int span = 1; span < factor; span *= 2) {
+            int reach = 3 * span, count = row - reach;
+            for (int i = 0; i < count; i++) other[i] = (uint16_t)(sums[i] + sums[i + reach]);
+            uint16_t *swap = sums;
+            sums = other;
+            other = swap;
+        }
         uint8_t *o = dst + (size_t)y * dst_stride;
-        for (int x = 0; x < ow * 3; x += 3) {
-            const uint8_t *a = r0 + 2 * x, *b = r1 + 2 * x;
-            o[x] = (uint8_t)((a[0] + a[3] + b[0] + b[3] + 2) >> 2);
-            o[x + 1] = (uint8_t)((a[1] + a[4] + b[1] + b[4] + 2) >> 2);
-            o[x + 2] = (uint8_t)((a[2] + a[5] + b[2] + b[5] + 2) >> 2);
+        for (int x = 0; x < ow; x++) {
+            const uint16_t *t = sums + (size_t)x * factor * 3;
+            o[3 * x] = (uint8_t)((t[0] + half) >> shift);
+            o[3 * x + 1] = (uint8_t)((t[1] + half) >> shift);
+            o[3 * x + 2] = (uint8_t)((t[2] + half) >> shift);
         }
     }
+    free(buffers);
+    return 0;
 }
 
 KNN_IMAGE_MULTIVERSION
@@ -43,9 +70,78 @@ void knn_luma_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *ds
     }
 }
 
+// Bilinear sampling along an axis-aligned map: every tensor row reads the same two source
+// rows and every column the same two source columns, so taps and weights are worked out
+// once per column instead of once per pixel (whole-image looks, tiles and live frames).
+// Returns 0 when the map is not axis-aligned or the tensor is wider than the tables.
+enum { KNN_SAMPLE_MAX_COLUMNS = 1024 };
+static inline __attribute__((always_inline)) int sample_axis_aligned(const uint8_t *src, int w, int h, int stride, float *out, int ow, int oh,
+                               float x0, float y0, float dxx, float dyy, float scale, float offset) {
+    if (ow > KNN_SAMPLE_MAX_COLUMNS) return 0;
+    int column[KNN_SAMPLE_MAX_COLUMNS];
+    float right[KNN_SAMPLE_MAX_COLUMNS];
+    int first = ow, last = -1;  // columns whose two taps are both inside the image
+    for (int tx = 0; tx < ow; tx++) {
+        float x = x0 + (float)tx * dxx;
+        int ix = (int)x;
+        ix -= x < (float)ix;
+        column[tx] = ix;
+        right[tx] = x - (float)ix;
+        if (ix >= 0 && ix + 1 < w) {
+            if (first == ow) first = tx;
+            last = tx;
+        }
+    }
+    for (int ty = 0; ty < oh; ty++) {
+        float y = y0 + (float)ty * dyy;
+        int iy = (int)y;
+        iy -= y < (float)iy;
+        float fy = y - (float)iy;
+        float *o = out + (size_t)ty * ow * 3;
+        // Rows partly outside the image take per-tap checks; so do columns outside [first, last].
+        int inside = iy >= 0 && iy + 1 < h;
+        for (int tx = 0; tx < ow; tx++, o += 3) {
+            if (inside && tx >= first && tx <= last) {
+                const uint8_t *p = src + (size_t)iy * stride + (size_t)column[tx] * 3, *q = p + stride;
+                float fx = right[tx];
+                // Interpolate down the two columns first, then across: five multiplies per channel pair.
+                float r0 = p[0] + (q[0] - p[0]) * fy, r1 = p[3] + (q[3] - p[3]) * fy;
+                float g0 = p[1] + (q[1] - p[1]) * fy, g1 = p[4] + (q[4] - p[4]) * fy;
+                float b0 = p[2] + (q[2] - p[2]) * fy, b1 = p[5] + (q[5] - p[5]) * fy;
+                o[0] = (r0 + (r1 - r0) * fx) * scale + offset;
+                o[1] = (g0 + (g1 - g0) * fx) * scale + offset;
+                o[2] = (b0 + (b1 - b0) * fx) * scale + offset;
+                continue;
+            }
+            int ix = column[tx];
+            float fx = right[tx], r = 0, g = 0, b = 0;
+            for (int dy = 0; dy < 2; dy++) {
+                int yy = iy + dy;
+                if (yy < 0 || yy >= h) continue;
+                float wy = dy ? fy : 1 - fy;
+                for (int dx = 0; dx < 2; dx++) {
+                    int xx = ix + dx;
+                    if (xx < 0 || xx >= w) continue;
+                    float wt = (dx ? fx : 1 - fx) * wy;
+                    const uint8_t *p = src + (size_t)yy * stride + (size_t)xx * 3;
+                    r += p[0] * wt;
+                    g += p[1] * wt;
+                    b += p[2] * wt;
+                }
+            }
+            o[0] = r * scale + offset;
+            o[1] = g * scale + offset;
+            o[2] = b * scale + offset;
+        }
+    }
+    return 1;
+}
+
 KNN_IMAGE_MULTIVERSION
 void knn_sample_rgb8(const uint8_t *src, int w, int h, int stride, float *out, int ow, int oh,
                      float x0, float y0, float dxx, float dxy, float dyx, float dyy, float scale, float offset) {
+    if (dxy == 0 && dyx == 0 && sample_axis_aligned(src, w, h, stride, out, ow, oh, x0, y0, dxx, dyy, scale, offset))
+        return;
     for (int ty = 0; ty < oh; ty++) {
         float x = x0 + (float)ty * dyx, y = y0 + (float)ty * dyy;
         for (int tx = 0; tx < ow; tx++, x += dxx, y += dxy, out += 3) {

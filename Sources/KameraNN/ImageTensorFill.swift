@@ -2,7 +2,7 @@ import CKameraNNKernels
 import KameraCore
 
 /// Input preparation for image models on KameraNN's vector kernels: RGB8 pixels resampled
-/// into an NHWC float tensor, and the 2×2 box halving that builds sampling pyramids.
+/// into an NHWC float tensor, and the box reduction that builds sampling pyramids.
 public enum ImageTensorFill {
     /// An affine map from tensor pixel (tx, ty) to source position
     /// (x0 + tx·dxx + ty·dyx, y0 + tx·dxy + ty·dyy), pixel centres at integers.
@@ -36,12 +36,23 @@ public enum ImageTensorFill {
         applying(knn_luma_rgb8, to: source, into: PixelBuffer(width: source.width, height: source.height, format: .gray8))
     }
 
-    /// An RGB8 image half the size: each pixel the rounded mean of a 2×2 block (an odd last
-    /// row or column is dropped).
-    public static func halved(_ source: PixelBuffer) -> PixelBuffer {
-        applying(
-            knn_halve_rgb8, to: source,
-            into: PixelBuffer(width: max(1, source.width / 2), height: max(1, source.height / 2), format: .rgb8))
+    /// An RGB8 image `factor` times smaller (a power of two up to 16): each pixel the rounded
+    /// mean of a factor × factor block (leftover rows and columns are dropped).
+    public static func reduced(_ source: PixelBuffer, by factor: Int) -> PixelBuffer {
+        precondition(
+            source.format == .rgb8 && (1...Int(KNN_REDUCE_MAX_FACTOR)).contains(factor) && factor & (factor - 1) == 0)
+        var out = PixelBuffer(width: max(1, source.width / factor), height: max(1, source.height / factor), format: .rgb8)
+        let stride = out.bytesPerRow
+        let status = source.bytes.withUnsafeBufferPointer { src in
+            out.bytes.withUnsafeMutableBufferPointer { dst in
+                knn_reduce_rgb8(
+                    src.baseAddress!, Int32(source.width), Int32(source.height), Int32(source.bytesPerRow), Int32(factor),
+                    dst.baseAddress!, Int32(stride))
+            }
+        }
+        // The only failure left after the checks above is a row of sums the allocator refused.
+        precondition(status == 0, "out of memory reducing a \(source.width)×\(source.height) image")
+        return out
     }
 
     /// Runs a C kernel that reads an RGB8 image (pixels, width, height, row bytes) and writes

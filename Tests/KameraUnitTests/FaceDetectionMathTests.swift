@@ -63,4 +63,75 @@ import Testing
         tensor.withUnsafeMutableBufferPointer { sampler.sample(outside, into: $0, width: 4, height: 4, range: 0...1) }
         #expect(tensor.allSatisfy { $0 == 0 })
     }
+
+    /// Bilinear sampling written out plainly in doubles, zero outside the image.
+    private static func reference(_ image: PixelBuffer, x: Double, y: Double, channel: Int) -> Double {
+        let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
+        let fx = x - Double(x0), fy = y - Double(y0)
+        var sum = 0.0
+        for (dx, dy, weight) in [(0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)), (0, 1, (1 - fx) * fy), (1, 1, fx * fy)] {
+            let px = x0 + dx, py = y0 + dy
+            guard px >= 0, py >= 0, px < image.width, py < image.height else { continue }
+            sum += weight * Double(image.pixel(x: px, y: py)[channel])
+        }
+        return sum
+    }
+
+    @Test(
+        "Tensor sampler: axis-aligned looks (the separable path) match plain bilinear sampling, inside, across the border and mirrored",
+        arguments: [false, true])
+    func axisAlignedSamplingMatchesReference(mirrored: Bool) {
+        var random = SystemRandomNumberGenerator()
+        var image = PixelBuffer(width: 23, height: 17, format: .rgb8)
+        for i in image.bytes.indices { image.bytes[i] = UInt8.random(in: 0...255, using: &random) }
+        let sampler = TensorSampler(rgb: image)
+        let (width, height) = (9, 7)
+        // Scales below 2 source pixels a tensor pixel stay on level 0; one region hangs over two edges.
+        for rect in [
+            RotatedRect(center: PixelPoint(x: 11.3, y: 8.6), width: 13.5, height: 9.1, angle: 0),
+            RotatedRect(center: PixelPoint(x: 2.2, y: 15.4), width: 12, height: 10, angle: 0),
+        ] {
+            var tensor = [Float](repeating: -1, count: width * height * 3)
+            tensor.withUnsafeMutableBufferPointer {
+                sampler.sample(rect, into: $0, width: width, height: height, range: 0...255, mirrored: mirrored)
+            }
+            var worst = 0.0
+            for ty in 0..<height {
+                for tx in 0..<width {
+                    let u = (mirrored ? Double(width - tx) - 0.5 : Double(tx) + 0.5) / Double(width) - 0.5
+                    let v = (Double(ty) + 0.5) / Double(height) - 0.5
+                    let x = rect.center.x + u * rect.width, y = rect.center.y + v * rect.height
+                    for c in 0..<3 {
+                        let expected = Self.reference(image, x: x, y: y, channel: c)
+                        worst = max(worst, abs(Double(tensor[(ty * width + tx) * 3 + c]) - expected))
+                    }
+                }
+            }
+            #expect(worst < 0.02, "largest difference \(worst) grey levels for \(rect)")
+        }
+    }
+
+    @Test("Box reduction: each pixel is the rounded mean of its block, for every power-of-two factor; leftovers dropped")
+    func reduction() {
+        var random = SystemRandomNumberGenerator()
+        var image = PixelBuffer(width: 37, height: 35, format: .rgb8)
+        for i in image.bytes.indices { image.bytes[i] = UInt8.random(in: 0...255, using: &random) }
+        for factor in [1, 2, 4, 8, 16] {
+            let reduced = ImageTensorFill.reduced(image, by: factor)
+            #expect(reduced.width == 37 / factor && reduced.height == 35 / factor)
+            for y in 0..<reduced.height {
+                for x in 0..<reduced.width {
+                    for c in 0..<3 {
+                        var sum = 0
+                        for by in 0..<factor { for bx in 0..<factor { sum += Int(image.pixel(x: x * factor + bx, y: y * factor + by)[c]) } }
+                        let area = factor * factor
+                        #expect(Int(reduced.pixel(x: x, y: y)[c]) == (sum + area / 2) / area, "factor \(factor) at \(x),\(y)")
+                    }
+                }
+            }
+        }
+        // A white image stays white at the largest factor (16 × 16 × 255 fills 16 bits exactly).
+        let white = PixelBuffer(width: 32, height: 16, format: .rgb8, filledWith: [255, 255, 255])
+        #expect(ImageTensorFill.reduced(white, by: 16).bytes == [UInt8](repeating: 255, count: 6))
+    }
 }

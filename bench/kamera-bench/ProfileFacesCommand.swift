@@ -9,8 +9,20 @@ struct ProfileFacesCommand: ParsableCommand {
     @Argument(help: "An image.")
     var path: String
 
+    @Option(help: "Only run the whole-image detection this many times (for perf record).")
+    var wholeOnly: Int?
+
+    @Flag(help: "With --whole-only: without the closer look at each face.")
+    var unrefined = false
+
     func run() throws {
         let image = try Image(contentsOf: URL(fileURLWithPath: path))
+        if let wholeOnly {
+            var request = DetectFaceRectanglesRequest(scansTiles: false, maximumThreads: 1)
+            request.refinesFaces = !unrefined
+            for _ in 0..<wholeOnly { _ = try request.perform(in: ImageAnalysisContext(image)) }
+            return
+        }
         func time(_ label: String, _ body: () throws -> Void) rethrows {
             for _ in 0..<3 { try body() }
             let start = DispatchTime.now().uptimeNanoseconds

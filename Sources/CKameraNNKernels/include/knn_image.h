@@ -4,9 +4,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Halves an RGB8 image: each output pixel is the rounded mean of a 2×2 block
-/// (`dst` is w/2 × h/2; an odd last row or column is dropped).
-void knn_halve_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *dst, int dst_stride);
+/// The largest `factor` knn_reduce_rgb8 takes (column totals of 16 rows fit 16 bits).
+#define KNN_REDUCE_MAX_FACTOR 16
+
+/// Shrinks an RGB8 image by a power-of-two `factor` (1…KNN_REDUCE_MAX_FACTOR): each output
+/// pixel is the rounded mean of a factor × factor block (`dst` is w/factor × h/factor;
+/// leftover rows and columns are dropped). Returns 0, or -1 for another factor or no memory.
+int knn_reduce_rgb8(const uint8_t *src, int w, int h, int src_stride, int factor, uint8_t *dst, int dst_stride);
 
 /// Fills a `ow` × `oh` × 3 float tensor by bilinear sampling of an RGB8 image along an affine
 /// map: tensor pixel (tx, ty) reads source position (x0 + tx·dxx + ty·dyx, y0 + tx·dxy + ty·dyy)

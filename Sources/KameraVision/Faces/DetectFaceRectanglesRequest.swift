@@ -6,6 +6,16 @@ import KameraNN
 /// full-range detectors run by KameraNN, tiled over large images so small faces are found.
 /// Results are sorted by confidence; each has roll, yaw and pitch from the detector keypoints.
 public struct DetectFaceRectanglesRequest: ImageRequest {
+    /// Which BlazeFace model looks at the whole image (MediaPipe's `model_selection`).
+    public enum DetectorRange: Sendable, Hashable {
+        /// Full range: near and far faces (down to about 1/20 of the image), with the short-range
+        /// model as the fallback when it finds none.
+        case full
+        /// Short range only: faces filling a good part of the frame (selfies, video calls, ID
+        /// photos), as MediaPipe's Face Mesh finds them; the model costs a third of the full one.
+        case short
+    }
+
     /// Smallest face side in pixels to look for; nil picks max(20 px, 1 % of the long side).
     /// Smaller values scan more tiles (slower on large images).
     public var minimumFaceSize: Double?
@@ -21,6 +31,8 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     /// Whether each face is looked at again on its own upright crop (better box, keypoints and
     /// roll, fewer false faces; about 1.5 ms per face).
     public var refinesFaces = true
+    /// The whole-image pass's model; tiles always use the full-range one.
+    public var detectorRange = DetectorRange.full
     /// Detections overlapping more than this (intersection over union) are one face: they are
     /// merged into their score-weighted mean box, as MediaPipe does.
     public var overlapThreshold = 0.3
@@ -65,7 +77,7 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
         scanner.detect(
             in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles,
             threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount, refines: refinesFaces,
-            overlapThreshold: overlapThreshold
+            range: detectorRange, overlapThreshold: overlapThreshold
         )
         .filter { $0.score >= minimumConfidence }
     }

@@ -35,15 +35,21 @@ struct FaceScanner: Sendable {
     /// `overlapThreshold`: detections overlapping more than this (IoU) are merged as one face.
     func detect(
         in sampler: TensorSampler, minimumFaceSize: Double?, useTiles: Bool = true, threads: Int,
-        refines: Bool = true, overlapThreshold: Double
+        refines: Bool = true, range: DetectFaceRectanglesRequest.DetectorRange = .full, overlapThreshold: Double
     ) -> [FaceDetection] {
         let width = Double(sampler.image.width), height = Double(sampler.image.height)
         let side = max(width, height)
         let whole = PixelRect(x: (width - side) / 2, y: (height - side) / 2, width: side, height: side)
         // The full-range model finds near and far faces; the short-range one (tuned for faces
         // filling the frame) is the fallback when it finds none, and refines every face below.
-        var detections = fullRange.detect(in: sampler, region: whole)
-        if detections.isEmpty { detections = shortRange.detect(in: sampler, region: whole) }
+        var detections: [FaceDetection]
+        switch range {
+        case .full:
+            detections = fullRange.detect(in: sampler, region: whole)
+            if detections.isEmpty { detections = shortRange.detect(in: sampler, region: whole) }
+        case .short:
+            detections = shortRange.detect(in: sampler, region: whole)
+        }
 
         if useTiles {
             let minimumFace = max(minimumFaceSize ?? max(20, side / 100), 4)
