@@ -162,6 +162,12 @@ def timing_table():
     for name, rows in tools.items():
         ms = np.mean([r["ms"] for r in rows if r["file"] != "head.png"])
         print(f"{name:28} {ms:9.2f} {ms / base:17.2f}x")
+    print(f"\nOne thread, ratio to the MediaPipe peer doing the same job")
+    for label, peer in [("kamera (whole image)", "mediapipe full"), ("kamera (whole, unrefined)", "mediapipe full"),
+                        ("kamera landmarks (fast)", "mediapipe face mesh")]:
+        ours = np.mean([r["ms"] for r in tools[label] if r["file"] != "head.png"])
+        theirs = np.mean([r["ms"] for r in tools[peer] if r["file"] != "head.png"])
+        print(f"{label:28} {ours:9.2f} {ours / theirs:6.2f}x {peer}")
     # The same requests with their default threads (what `kamera detect` and library callers
     # get; MediaPipe's graph threads cannot be pinned either), against the matching peer.
     full = np.mean([r["ms"] for r in tools["mediapipe full"] if r["file"] != "head.png"])

@@ -75,8 +75,9 @@ void knn_luma_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *ds
 // once per column instead of once per pixel (whole-image looks, tiles and live frames).
 // Returns 0 when the map is not axis-aligned or the tensor is wider than the tables.
 enum { KNN_SAMPLE_MAX_COLUMNS = 1024 };
-static inline __attribute__((always_inline)) int sample_axis_aligned(const uint8_t *src, int w, int h, int stride, float *out, int ow, int oh,
-                               float x0, float y0, float dxx, float dyy, float scale, float offset) {
+static inline __attribute__((always_inline)) int sample_axis_aligned(const uint8_t *src, int w, int h, int stride,
+                                                                     float *out, int ow, int oh, float x0, float y0,
+                                                                     float dxx, float dyy, float scale, float offset) {
     if (ow > KNN_SAMPLE_MAX_COLUMNS) return 0;
     int column[KNN_SAMPLE_MAX_COLUMNS];
     float right[KNN_SAMPLE_MAX_COLUMNS];

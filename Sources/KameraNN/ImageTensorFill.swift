@@ -41,17 +41,25 @@ public enum ImageTensorFill {
     public static func reduced(_ source: PixelBuffer, by factor: Int) -> PixelBuffer {
         precondition(
             source.format == .rgb8 && (1...Int(KNN_REDUCE_MAX_FACTOR)).contains(factor) && factor & (factor - 1) == 0)
-        var out = PixelBuffer(width: max(1, source.width / factor), height: max(1, source.height / factor), format: .rgb8)
-        let stride = out.bytesPerRow
-        let status = source.bytes.withUnsafeBufferPointer { src in
-            out.bytes.withUnsafeMutableBufferPointer { dst in
+        let width = source.width / factor, height = source.height / factor
+        // Smaller than one block: nothing to average (as before, one black pixel).
+        guard width > 0, height > 0 else { return PixelBuffer(width: 1, height: 1, format: .rgb8) }
+        // The kernel writes every byte, so the level is not zero-filled first (as much memory
+        // traffic again as the level itself).
+        var status: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, initialized in
+            status = source.bytes.withUnsafeBufferPointer { src in
                 knn_reduce_rgb8(
                     src.baseAddress!, Int32(source.width), Int32(source.height), Int32(source.bytesPerRow), Int32(factor),
-                    dst.baseAddress!, Int32(stride))
+                    out.baseAddress!, Int32(width * 3))
             }
+            initialized = status == 0 ? out.count : 0
         }
         // The only failure left after the checks above is a row of sums the allocator refused.
         precondition(status == 0, "out of memory reducing a \(source.width)×\(source.height) image")
+        guard let out = try? PixelBuffer(width: width, height: height, format: .rgb8, bytes: bytes) else {
+            preconditionFailure("a packed \(width)×\(height) RGB buffer")
+        }
         return out
     }
 

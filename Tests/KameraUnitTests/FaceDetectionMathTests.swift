@@ -133,5 +133,9 @@ import Testing
         // A white image stays white at the largest factor (16 × 16 × 255 fills 16 bits exactly).
         let white = PixelBuffer(width: 32, height: 16, format: .rgb8, filledWith: [255, 255, 255])
         #expect(ImageTensorFill.reduced(white, by: 16).bytes == [UInt8](repeating: 255, count: 6))
+        // Narrower than one block: one black pixel, not uninitialized memory.
+        #expect(ImageTensorFill.reduced(white, by: 16).width == 2)
+        let thin = ImageTensorFill.reduced(PixelBuffer(width: 3, height: 40, format: .rgb8, filledWith: [9, 9, 9]), by: 4)
+        #expect(thin.width == 1 && thin.height == 1 && thin.bytes == [0, 0, 0])
     }
 }

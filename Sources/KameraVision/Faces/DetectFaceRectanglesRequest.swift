@@ -11,8 +11,9 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
         /// Full range: near and far faces (down to about 1/20 of the image), with the short-range
         /// model as the fallback when it finds none.
         case full
-        /// Short range only: faces filling a good part of the frame (selfies, video calls, ID
-        /// photos), as MediaPipe's Face Mesh finds them; the model costs a third of the full one.
+        /// Short range only: faces at least about a tenth of the image wide (selfies, video
+        /// calls, ID photos), as MediaPipe's Face Mesh finds them; the model costs a third of
+        /// the full-range one.
         case short
     }
 
