@@ -34,6 +34,15 @@ struct DetectCommand: AsyncParsableCommand {
         help: "With --faces: smallest face side in pixels to look for (default: max(20, 1% of the long side)).")
     var minFaceSize: Double?
 
+    @Option(
+        name: .long,
+        help: """
+            With --faces: tiled (default: small faces too, a closer look at each), whole (one pass over \
+            the image), fast (one pass, no closer look: MediaPipe's full-range pipeline) or short \
+            (short-range model only: faces a tenth of the image or larger).
+            """)
+    var faceMode = FaceMode.tiled
+
     @Option(name: .long, parsing: .unconditional, help: "With --faces: lowest confidence reported, 0…1 (default 0.5).")
     var minConfidence: Float?
 
@@ -148,7 +157,7 @@ struct DetectCommand: AsyncParsableCommand {
         let request = DetectBarcodesRequest(
             symbologies: try symbologies.map(parsedSymbologies) ?? BarcodeSymbology.allCases,
             effort: chosenEffort)
-        var faceRequest = DetectFaceRectanglesRequest(minimumFaceSize: minFaceSize)
+        var faceRequest = faceMode.configured(DetectFaceRectanglesRequest(minimumFaceSize: minFaceSize))
         if let minConfidence { faceRequest.minimumConfidence = minConfidence }
         var rectangleRequest = DetectRectanglesRequest()
         if let maximumRectangles { rectangleRequest.maximumObservations = maximumRectangles }

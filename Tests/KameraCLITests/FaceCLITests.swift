@@ -38,6 +38,24 @@ import Testing
         #expect(red > 100 && green > 100, "red \(red) green \(green)")
     }
 
+    /// Each face mode finds the one face of a portrait; a mode that does not exist is a usage
+    /// error naming the choices.
+    @Test(arguments: ["tiled", "whole", "fast", "short"])
+    func faceModesFindThePortraitFace(mode: String) throws {
+        let run = try kamera(["detect", "--faces", "--face-mode", mode, try SampleMedia.url("astronaut.png").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let faces = try #require(((run.json?["results"] as? [[String: Any]])?.first)?["faces"] as? [[String: Any]])
+        #expect(faces.count == 1, "\(mode): \(faces.count) faces")
+        let box = try #require(faces.first?["pixelBox"] as? [String: Double])
+        #expect(abs(box["x"]! - 175) < 25 && abs(box["y"]! - 78) < 25, "\(mode): \(box)")
+    }
+
+    @Test func unknownFaceModeIsAUsageError() throws {
+        let run = try kamera(["detect", "--faces", "--face-mode", "quick", try SampleMedia.url("astronaut.png").path])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("face-mode") && run.stderr.contains("short"), "\(run.stderr)")
+    }
+
     @Test func tableListsFacesWithAngles() throws {
         let run = try kamera(["detect", "--faces", "--format", "table", try SampleMedia.url("messi5.jpg").path])
         #expect(run.status == 0)

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Kamera
+
+/// How `kamera detect --faces` looks for faces: from the thorough default to MediaPipe's own
+/// pipelines (measured in bench/faces.sh).
+enum FaceMode: String, CaseIterable, ExpressibleByArgument {
+    /// Whole image, tiles for small faces, a closer look at each face (the default).
+    case tiled
+    /// Whole image only (faces above about 1/20 of it), a closer look at each face.
+    case whole
+    /// Whole image only, the full-range model's faces as they come: MediaPipe's full-range
+    /// pipeline, about 0.8× its time.
+    case fast
+    /// The short-range model only, faces as they come: faces a tenth of the image or larger
+    /// (selfies, calls, ID photos), as MediaPipe's Face Mesh finds them.
+    case short
+
+    /// `request` set up for this mode (its other options kept).
+    func configured(_ request: DetectFaceRectanglesRequest) -> DetectFaceRectanglesRequest {
+        var request = request
+        request.scansTiles = self == .tiled
+        request.refinesFaces = self == .tiled || self == .whole
+        request.detectorRange = self == .short ? .short : .full
+        return request
+    }
+}
