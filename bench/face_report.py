@@ -78,45 +78,6 @@ def detection_table():
               f" {real:>7}/3 {false_pos:>9}")
 
 
-def accuracy_table():
-    print("\n## Accuracy on matched pasted faces (error / inter-ocular distance; lower is better)")
-    print(f"{'tool':28} {'faces':>5} {'centre':>8} {'6 keypoints':>12} {'468-pt mesh':>12}")
-    for name in ["kamera (tiled, default)", "kamera (whole image)", "kamera (whole, unrefined)", "kamera landmarks", "kamera landmarks (fast)", "mediapipe short",
-                 "mediapipe full", "mediapipe face mesh", "dlib hog", "opencv haar"]:
-        centre, keypoints, meshes, count = [], [], [], 0
-        for file, entry in truth.items():
-            if entry["kind"] not in ("scene", "small"):
-                continue
-            for g, f in match(by_file[name][file]["faces"], entry["faces"])[0]:
-                m = g["transform"]
-                gt_kp = np.array([apply(m, p) for p in head_keypoints])
-                iod = np.linalg.norm(gt_kp[0] - gt_kp[1])
-                b = f["box"]
-                centre.append(np.hypot(b[0] + b[2] / 2 - g["cx"], b[1] + b[3] / 2 - g["cy"]) / iod)
-                if f.get("keypoints"):
-                    keypoints.append(np.mean(np.linalg.norm(np.array(f["keypoints"])[:4] - gt_kp[:4], axis=1)) / iod)
-                if f.get("mesh") and entry["kind"] == "scene":
-                    gt_mesh = np.array([apply(m, p) for p in head_mesh])
-                    meshes.append(np.mean(np.linalg.norm(np.array(f["mesh"]) - gt_mesh, axis=1)) / iod)
-                count += 1
-        fmt = lambda v: f"{np.mean(v):12.3f}" if v else f"{'-':>12}"
-        print(f"{name:28} {count:>5} {np.mean(centre) if centre else float('nan'):8.3f} {fmt(keypoints)} {fmt(meshes)}")
-    # Agreement: Kamera's boxes against MediaPipe's on the same faces.
-    ious = []
-    for file in truth:
-        for kf in by_file["kamera (whole image)"][file]["faces"]:
-            best = 0
-            for mf in by_file["mediapipe full"][file]["faces"]:
-                a, b = kf["box"], mf["box"]
-                ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
-                iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
-                inter = ix * iy
-                best = max(best, inter / (a[2] * a[3] + b[2] * b[3] - inter))
-            if best > 0:
-                ious.append(best)
-    print(f"\nbox IoU, Kamera (whole image) vs MediaPipe full range on the same faces: mean {np.mean(ious):.3f} over {len(ious)} faces")
-
-
 def face_errors(name):
     """Errors per matched pasted face, keyed by (file, face index)."""
     errors = {}
@@ -136,6 +97,33 @@ def face_errors(name):
                 e["mesh"] = np.mean(np.linalg.norm(np.array(f["mesh"]) - gt_mesh, axis=1)) / iod
             errors[(file, entry["faces"].index(g))] = e
     return errors
+
+
+def accuracy_table():
+    print("\n## Accuracy on matched pasted faces (error / inter-ocular distance; lower is better)")
+    print(f"{'tool':28} {'faces':>5} {'centre':>8} {'6 keypoints':>12} {'468-pt mesh':>12}")
+    for name in ["kamera (tiled, default)", "kamera (whole image)", "kamera (whole, unrefined)", "kamera landmarks",
+                 "kamera landmarks (fast)", "mediapipe short", "mediapipe full", "mediapipe face mesh", "dlib hog",
+                 "opencv haar"]:
+        errors = face_errors(name).values()
+        fmt = lambda key: (f"{np.mean([e[key] for e in errors if key in e]):12.3f}"
+                           if any(key in e for e in errors) else f"{'-':>12}")
+        centre = np.mean([e["centre"] for e in errors]) if errors else float("nan")
+        print(f"{name:28} {len(errors):>5} {centre:8.3f} {fmt('keypoints')} {fmt('mesh')}")
+    # Agreement: Kamera's boxes against MediaPipe's on the same faces.
+    ious = []
+    for file in truth:
+        for kf in by_file["kamera (whole image)"][file]["faces"]:
+            best = 0
+            for mf in by_file["mediapipe full"][file]["faces"]:
+                a, b = kf["box"], mf["box"]
+                ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+                iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+                inter = ix * iy
+                best = max(best, inter / (a[2] * a[3] + b[2] * b[3] - inter))
+            if best > 0:
+                ious.append(best)
+    print(f"\nbox IoU, Kamera (whole image) vs MediaPipe full range on the same faces: mean {np.mean(ious):.3f} over {len(ious)} faces")
 
 
 def paired_table():

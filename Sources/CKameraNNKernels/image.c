@@ -70,6 +70,26 @@ void knn_luma_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *ds
     }
 }
 
+// One bilinear sample whose taps may fall outside the image: those contribute nothing
+// (BORDER_ZERO, MediaPipe's letterbox), into rgb.
+static inline __attribute__((always_inline)) void sample_at_border(const uint8_t *src, int w, int h, int stride,
+                                                                    int ix, int iy, float fx, float fy, float rgb[3]) {
+    for (int dy = 0; dy < 2; dy++) {
+        int yy = iy + dy;
+        if (yy < 0 || yy >= h) continue;
+        float wy = dy ? fy : 1 - fy;
+        for (int dx = 0; dx < 2; dx++) {
+            int xx = ix + dx;
+            if (xx < 0 || xx >= w) continue;
+            float wt = (dx ? fx : 1 - fx) * wy;
+            const uint8_t *p = src + (size_t)yy * stride + (size_t)xx * 3;
+            rgb[0] += p[0] * wt;
+            rgb[1] += p[1] * wt;
+            rgb[2] += p[2] * wt;
+        }
+    }
+}
+
 // Bilinear sampling along an axis-aligned map: every tensor row reads the same two source
 // rows and every column the same two source columns, so taps and weights are worked out
 // once per column instead of once per pixel (whole-image looks, tiles and live frames).
@@ -114,25 +134,11 @@ static inline __attribute__((always_inline)) int sample_axis_aligned(const uint8
                 o[2] = (b0 + (b1 - b0) * fx) * scale + offset;
                 continue;
             }
-            int ix = column[tx];
-            float fx = right[tx], r = 0, g = 0, b = 0;
-            for (int dy = 0; dy < 2; dy++) {
-                int yy = iy + dy;
-                if (yy < 0 || yy >= h) continue;
-                float wy = dy ? fy : 1 - fy;
-                for (int dx = 0; dx < 2; dx++) {
-                    int xx = ix + dx;
-                    if (xx < 0 || xx >= w) continue;
-                    float wt = (dx ? fx : 1 - fx) * wy;
-                    const uint8_t *p = src + (size_t)yy * stride + (size_t)xx * 3;
-                    r += p[0] * wt;
-                    g += p[1] * wt;
-                    b += p[2] * wt;
-                }
-            }
-            o[0] = r * scale + offset;
-            o[1] = g * scale + offset;
-            o[2] = b * scale + offset;
+            float rgb[3] = {0, 0, 0};
+            sample_at_border(src, w, h, stride, column[tx], iy, right[tx], fy, rgb);
+            o[0] = rgb[0] * scale + offset;
+            o[1] = rgb[1] * scale + offset;
+            o[2] = rgb[2] * scale + offset;
         }
     }
     return 1;
@@ -159,19 +165,11 @@ void knn_sample_rgb8(const uint8_t *src, int w, int h, int stride, float *out, i
                 g = p[1] * w00 + p[4] * w01 + q[1] * w10 + q[4] * w11;
                 b = p[2] * w00 + p[5] * w01 + q[2] * w10 + q[5] * w11;
             } else if (ix >= -1 && iy >= -1 && ix < w && iy < h) {
-                // At the border: taps outside the image contribute nothing (BORDER_ZERO).
-                for (int dy = 0; dy < 2; dy++) {
-                    int yy = iy + dy;
-                    if (yy < 0 || yy >= h) continue;
-                    float wy = dy ? fy : 1 - fy;
-                    for (int dx = 0; dx < 2; dx++) {
-                        int xx = ix + dx;
-                        if (xx < 0 || xx >= w) continue;
-                        float wt = (dx ? fx : 1 - fx) * wy;
-                        const uint8_t *p = src + (size_t)yy * stride + (size_t)xx * 3;
-                        r += p[0] * wt; g += p[1] * wt; b += p[2] * wt;
-                    }
-                }
+                float rgb[3] = {0, 0, 0};
+                sample_at_border(src, w, h, stride, ix, iy, fx, fy, rgb);
+                r = rgb[0];
+                g = rgb[1];
+                b = rgb[2];
             }
             out[0] = r * scale + offset;
             out[1] = g * scale + offset;
