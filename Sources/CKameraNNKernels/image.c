@@ -16,31 +16,36 @@
 #define KNN_IMAGE_MULTIVERSION
 #endif
 
+// out[i] = in[i] + in[i + reach]: one channel's totals of neighbouring pixel groups added
+// pairwise. A function of its own so `restrict` tells the compiler the buffers are apart.
+static inline __attribute__((always_inline)) void add_pairwise(const uint16_t *restrict in, uint16_t *restrict out,
+                                                                int count, int reach) {
+    for (int i = 0; i < count; i++) out[i] = (uint16_t)(in[i] + in[i + reach]);
+}
+
 KNN_IMAGE_MULTIVERSION
 int knn_reduce_rgb8(const uint8_t *src, int w, int h, int src_stride, int factor, uint8_t *dst, int dst_stride) {
     if (factor < 1 || factor > KNN_REDUCE_MAX_FACTOR || (factor & (factor - 1)) != 0) return -1;
     int ow = w / factor, oh = h / factor, row = ow * factor * 3;
     if (ow == 0 || oh == 0) return 0;
-    // One pass over the source (a chain of 2×2 halvings wrote and re-read every level in
-    // between), in loops the compiler vectorizes: rows are summed into 16-bit column totals,
-    // then neighbouring pixels' totals are added pairwise, log2(factor) times, each time
-    // between two buffers (same channel, 3·span apart), so the output reads one total per
-    // channel. Sums of up to 16 × 16 bytes fit 16 bits.
+    // Loops the compiler vectorizes (the old per-pixel 2×2 loop did not): each output row's
+    // `factor` source rows are summed into 16-bit column totals, then neighbouring pixels'
+    // totals are added pairwise log2(factor) times between two buffers (same channel, 3·span
+    // apart), so the output reads one total per channel. Sums of up to 16 × 16 bytes fit 16 bits.
     uint16_t *buffers = malloc((size_t)row * 2 * sizeof(uint16_t));
     if (!buffers) return -1;
     int shift = 2 * __builtin_ctz((unsigned)factor);
     uint32_t half = (1u << shift) >> 1;
     for (int y = 0; y < oh; y++) {
-        uint16_t *restrict sums = buffers, *restrict other = buffers + row;
-        const uint8_t *restrict p = src + (size_t)y * factor * src_stride;
+        uint16_t *sums = buffers, *other = buffers + row;
+        const uint8_t *p = src + (size_t)y * factor * src_stride;
         for (int i = 0; i < row; i++) sums[i] = p[i];
         for (int k = 1; k < factor; k++) {
             p = src + (size_t)(y * factor + k) * src_stride;
             for (int i = 0; i < row; i++) sums[i] = (uint16_t)(sums[i] + p[i]);
         }
         for (int span = 1; span < factor; span *= 2) {
-            int reach = 3 * span, count = row - reach;
-            for (int i = 0; i < count; i++) other[i] = (uint16_t)(sums[i] + sums[i + reach]);
+            add_pairwise(sums, other, row - 3 * span, 3 * span);
             uint16_t *swap = sums;
             sums = other;
             other = swap;
