@@ -3,7 +3,7 @@
 # detection, landmarks) against MediaPipe's face detection (short and full range) and Face
 # Mesh, dlib's HOG detector and OpenCV's Haar cascade; plus raw invokes of the same .tflite
 # files in KameraNN and LiteRT (ai-edge-litert). Prints recall, accuracy against the pasted
-# ground truth, time per image and the ratios.
+# ground truth, time per image and the ratios; then the tiled default on a held-out set.
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
 FACE_VENV="$KAMERA_CACHE/face-bench-venv"
 # MediaPipe 0.10.21 needs numpy < 2, so its peers get their own environment.
@@ -23,3 +23,8 @@ trap 'rm -rf "$RESULTS"' EXIT
     || { cat "$RESULTS/peers.log" >&2; exit 1; }
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 "$FACE_VENV/bin/python" bench/face_report.py "$DATA" "$RESULTS/kamera.json" "$RESULTS/peers.json" "$RESULTS/invoke.json"
+# A held-out set (another seed, 144 small faces) for the tiled default, whose scan settings
+# were chosen on the set above.
+.build/release/kamera-bench face-dataset "$DATA-heldout" --seed 11 --small-photos 24 >&2
+.build/release/kamera-bench faces "$DATA-heldout" --tiled-only > "$RESULTS/heldout.json"
+"$FACE_VENV/bin/python" bench/face_heldout_report.py "$DATA-heldout" "$RESULTS/heldout.json"

@@ -66,6 +66,19 @@ public struct ModelStore: Sendable, Hashable {
         return try Self.cache.pool(path) { try network(model) }
     }
 
+    /// A process-wide pool of sessions for `model` compiled for a `height` × `width` input
+    /// (`NeuralNetwork.resized`): fully convolutional detectors scan whole images this way.
+    /// The most recently used sizes are kept (their arenas are large); others are compiled again.
+    public func sessions(_ model: KameraModel, inputHeight height: Int, inputWidth width: Int) throws -> InferenceSessionPool {
+        let native = try sessions(model)
+        if native.network.inputShapes.first.map({ $0.count == 4 && $0[1] == height && $0[2] == width }) == true {
+            return native
+        }
+        return try Self.cache.resizedPool(native.network.path, height: height, width: width) {
+            try native.network.resized(height: height, width: width)
+        }
+    }
+
     /// The compiled network for `model`, loaded once per process and file. A file whose
     /// checksum does not match the pin is rejected as corrupt before it is parsed.
     public func network(_ model: KameraModel) throws -> NeuralNetwork {
@@ -94,6 +107,11 @@ private final class NetworkCache: @unchecked Sendable {
     private let lock = NSLock()
     private var networks: [String: NeuralNetwork] = [:]
     private var pools: [String: InferenceSessionPool] = [:]
+    /// Pools of resized networks, least recently used first.
+    private var resized: [(key: String, pool: InferenceSessionPool)] = []
+    /// Sizes kept per process: an image's scan uses two or three, and same-size photos (one
+    /// camera's) reuse them; each idle session of a large size holds tens of megabytes.
+    private static let resizedLimit = 8
 
     func pool(_ path: String, network: () throws -> NeuralNetwork) throws -> InferenceSessionPool {
         lock.lock()
@@ -104,6 +122,27 @@ private final class NetworkCache: @unchecked Sendable {
         defer { lock.unlock() }
         if let existing = pools[path] { return existing }
         pools[path] = pool
+        return pool
+    }
+
+    func resizedPool(
+        _ path: String, height: Int, width: Int, make: () throws -> NeuralNetwork
+    ) throws -> InferenceSessionPool {
+        let key = "\(path)@\(width)x\(height)"
+        lock.lock()
+        if let index = resized.firstIndex(where: { $0.key == key }) {
+            let entry = resized.remove(at: index)
+            resized.append(entry)
+            lock.unlock()
+            return entry.pool
+        }
+        lock.unlock()
+        let pool = InferenceSessionPool(network: try make())
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = resized.first(where: { $0.key == key }) { return existing.pool }
+        resized.append((key, pool))
+        if resized.count > Self.resizedLimit { resized.removeFirst() }
         return pool
     }
 

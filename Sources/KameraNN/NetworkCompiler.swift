@@ -23,16 +23,20 @@ struct TensorSlot: Sendable {
 
 /// Turns a `ModelGraph` into a `CompiledNetwork`: folds constants (fp16 DEQUANTIZE), fuses
 /// activations into the op before them, plans the arena, then lets each operator check its
-/// shapes and pack its weights (`GraphOperator.plan`).
+/// shapes and pack its weights (`GraphOperator.plan`). Optionally resizes a fully convolutional
+/// model's input first.
 struct NetworkCompiler {
     private var tensors: [GraphTensor]
     private let graph: ModelGraph
     private let path: String
+    /// A new input height and width for a fully convolutional model (`InputResizing`).
+    private let inputSize: (height: Int, width: Int)?
 
-    init(graph: ModelGraph, path: String) {
+    init(graph: ModelGraph, path: String, inputSize: (height: Int, width: Int)? = nil) {
         self.graph = graph
         tensors = graph.tensors
         self.path = path
+        self.inputSize = inputSize
     }
 
     private func fail(_ reason: String) -> KameraError { .invalidModel(path: path, reason: reason) }
@@ -42,6 +46,11 @@ struct NetworkCompiler {
         var remaining: [any GraphOperator] = []
         for op in graph.operations where try !op.fold(&tensors) {
             remaining.append(op)
+        }
+        if let inputSize {
+            guard graph.inputs.count == 1 else { throw fail("only a model with one input can be resized") }
+            tensors = try InputResizing.resize(
+                tensors, input: graph.inputs[0], height: inputSize.height, width: inputSize.width, path: path)
         }
 
         // 2. Activation fusion: an op whose only consumer is an activation writes the

@@ -8,27 +8,33 @@ public final class NeuralNetwork: Sendable {
     /// The file the model came from.
     public let path: String
     let compiled: CompiledNetwork
+    /// The graph as read, kept to compile other input sizes (`resized`).
+    private let graph: ModelGraph
 
     /// Loads and compiles a `.tflite` model. Throws `KameraError.invalidModel` for a truncated
     /// or corrupt file, an unsupported op or inconsistent shapes.
-    public init(contentsOf path: String) throws {
-        self.path = path
-        var compiler = NetworkCompiler(graph: try TFLiteModelReader.read(contentsOf: path), path: path)
-        compiled = try compiler.compile()
+    public convenience init(contentsOf path: String) throws {
+        try self.init(graph: try TFLiteModelReader.read(contentsOf: path), name: path)
     }
 
     /// Compiles a model held in memory (`name` labels errors).
-    public init(bytes: [UInt8], name: String) throws {
-        path = name
-        var compiler = NetworkCompiler(graph: try TFLiteModelReader.read(bytes: bytes, path: name), path: name)
-        compiled = try compiler.compile()
+    public convenience init(bytes: [UInt8], name: String) throws {
+        try self.init(graph: try TFLiteModelReader.read(bytes: bytes, path: name), name: name)
     }
 
     /// Compiles a graph built in memory (tests build single-op graphs this way).
-    init(graph: ModelGraph, name: String) throws {
+    init(graph: ModelGraph, name: String, inputSize: (height: Int, width: Int)? = nil) throws {
         path = name
-        var compiler = NetworkCompiler(graph: graph, path: name)
+        self.graph = graph
+        var compiler = NetworkCompiler(graph: graph, path: name, inputSize: inputSize)
         compiled = try compiler.compile()
+    }
+
+    /// The same model compiled for a `height` × `width` input, for fully convolutional models
+    /// (a detector run over a whole image at once). Throws `KameraError.invalidModel` when
+    /// the model is not fully convolutional or the size is not a multiple of its strides.
+    public func resized(height: Int, width: Int) throws -> NeuralNetwork {
+        try NeuralNetwork(graph: graph, name: path, inputSize: (height, width))
     }
 
     /// Input tensor shapes (NHWC).

@@ -99,7 +99,7 @@ import WSClient
                 var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
                 try await outbound.write(.text(#"{"faces":true,"landmarks":false,"codes":true,"text":false}"#))
                 var results: [[String: Any]] = [], pictures = 0, pendingPicture: UInt32?
-                var recording: [String: Any]?, askedToStop = false
+                var recording: [String: Any]?, askedToStart = false, askedToStop = false
                 let began = ContinuousClock.now
                 while recording == nil {
                     let message = try await messages.next()
@@ -122,11 +122,14 @@ import WSClient
                     #expect(result["id"] as? Int == pendingPicture.map(Int.init))
                     results.append(result)
                     let elapsed = (ContinuousClock.now - began) / .seconds(1)
-                    if elapsed > 1, results.count > 3, !askedToStop, (results.last?["recording"] as? Double) == nil {
+                    if elapsed > 1, results.count > 3, !askedToStart, (results.last?["recording"] as? Double) == nil {
                         try await outbound.write(.text(#"{"record":"start","maxSeconds":30}"#))
-                        askedToStop = true
-                    } else if askedToStop, (results.last?["recording"] as? Double ?? 0) >= 1.5 {
+                        askedToStart = true
+                    } else if askedToStart, !askedToStop, (results.last?["recording"] as? Double ?? 0) >= 1.5 {
+                        // Once: results already on their way still say "recording", and a second
+                        // stop would rightly be answered "not recording" (seen under a loaded machine).
                         try await outbound.write(.text(#"{"record":"stop"}"#))
+                        askedToStop = true
                     }
                     if elapsed > 20 { break }
                 }

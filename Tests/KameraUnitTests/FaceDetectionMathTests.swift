@@ -7,16 +7,50 @@ import Testing
 
 /// The arithmetic around the face models: anchors, weighted NMS and the tensor sampler.
 @Suite struct FaceDetectionMathTests {
-    @Test("SSD anchors: 896 for short range, 2304 for full range, centred on their grid cells")
+    @Test("SSD anchors: 896 for short range, 2304 for full range, centred on their grid cells (input pixels)")
     func anchors() {
-        let short = SSDAnchors.centers(inputSize: 128, strides: [8, 16, 16, 16], anchorsPerLayer: 2)
-        let full = SSDAnchors.centers(inputSize: 192, strides: [4], anchorsPerLayer: 1)
+        let short = SSDAnchors.centers(width: 128, height: 128, strides: [8, 16, 16, 16], anchorsPerLayer: 2)
+        let full = SSDAnchors.centers(width: 192, height: 192, strides: [4], anchorsPerLayer: 1)
         #expect(short.count == 896 && full.count == 2304)
-        // Stride 8 on 128: a 16×16 grid, two anchors per cell, the first at (0.5/16, 0.5/16).
-        #expect(short[0] == (x: 1 / 32, y: 1 / 32) && short[1] == short[0] && short[2] == (x: 3 / 32, y: 1 / 32))
+        // Stride 8 on 128: a 16×16 grid, two anchors per cell, the first at (4, 4).
+        #expect(short[0] == (x: 4, y: 4) && short[1] == short[0] && short[2] == (x: 12, y: 4))
         // Then the three stride-16 layers share an 8×8 grid with 6 anchors per cell.
-        #expect(short[512] == (x: 1 / 16, y: 1 / 16) && short[517] == short[512] && short[518] == (x: 3 / 16, y: 1 / 16))
-        #expect(full[2303] == (x: 47.5 / 48, y: 47.5 / 48), "stride 4 on 192: a 48×48 grid")
+        #expect(short[512] == (x: 8, y: 8) && short[517] == short[512] && short[518] == (x: 24, y: 8))
+        #expect(full[2303] == (x: 190, y: 190), "stride 4 on 192: a 48×48 grid")
+        // A resized full-range model (a scan block) keeps stride 4 over its own width and height, row by row.
+        let block = SSDAnchors.centers(width: 384, height: 256, strides: [4], anchorsPerLayer: 1)
+        #expect(block.count == 96 * 64 && block[95] == (x: 382, y: 2) && block[96] == (x: 2, y: 6))
+    }
+
+    @Test(
+        "Scan blocks: sides are multiples of 32 under the area cap, and every 64 px square of the scaled image lies inside one block",
+        arguments: [[1280, 960, 1], [2000, 1400, 1], [2000, 1400, 1.0 / 3], [640, 480, 1], [300, 200, 1], [4000, 3000, 0.32]] as [[Double]])
+    func scanBlocks(size: [Double]) {
+        let (width, height, scale) = (size[0], size[1], size[2])
+        let blocks = ScanBlocks.blocks(width: width, height: height, scale: scale, overlap: 64, alignment: 32)
+        #expect(!blocks.isEmpty)
+        for block in blocks {
+            #expect(block.width % 32 == 0 && block.height % 32 == 0 && block.width * block.height <= ScanBlocks.maximumArea)
+            // Regions are the block's tensor size in image pixels (one scale for the whole level).
+            #expect(abs(block.region.width * scale - Double(block.width)) < 1e-6)
+            #expect(abs(block.region.height * scale - Double(block.height)) < 1e-6)
+        }
+        // Faces up to 64 scaled pixels anywhere in the image fit wholly in some block.
+        let face = 64 / scale
+        var uncovered = 0
+        for y in stride(from: 0, through: max(height - face, 0), by: face / 5) {
+            for x in stride(from: 0, through: max(width - face, 0), by: face / 5) {
+                let inside = blocks.contains { b in
+                    b.region.minX <= x + 1e-6 && b.region.minY <= y + 1e-6 && b.region.maxX >= x + face - 1e-6
+                        && b.region.maxY >= y + face - 1e-6
+                }
+                if !inside { uncovered += 1 }
+            }
+        }
+        #expect(uncovered == 0)
+        // Not much more than the image is run: at most 1.6× its scaled pixels (the overlaps and rounding to 32).
+        let run = blocks.reduce(0) { $0 + $1.width * $1.height }
+        #expect(Double(run) <= 1.6 * max(width * scale, 32) * max(height * scale, 32) + 32 * 32 * 4)
     }
 
     @Test("Weighted NMS: overlapping detections merge into their score-weighted mean; apart ones stay")

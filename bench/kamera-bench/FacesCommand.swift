@@ -11,6 +11,12 @@ struct FaceDatasetCommand: ParsableCommand {
     @Argument(help: "Output directory.")
     var output: String
 
+    @Option(help: "Random seed of the pasted faces (another seed gives a held-out set).")
+    var seed: UInt64 = 2026
+
+    @Option(help: "How many 2000×1400 photos with six small faces.")
+    var smallPhotos = 6
+
     struct Face: Codable {
         var cx: Double, cy: Double, side: Double, roll: Double
         /// Row-major homography from the source head image to the scene.
@@ -36,7 +42,7 @@ struct FaceDatasetCommand: ParsableCommand {
         }
         let head = try FaceScene.astronautHead()
         try ImageEncoder.write(head.image, to: directory.appendingPathComponent("head.png"))
-        var random = SeededRandom(seed: 2026)
+        var random = SeededRandom(seed: seed)
         let backgrounds = SampleMedia.availableBackgrounds().filter { $0 != "messi5.jpg" && $0 != "lena.jpg" }
         func record(_ scene: FaceScene, _ file: String, _ kind: String) throws {
             try ImageEncoder.write(scene.image, to: directory.appendingPathComponent(file))
@@ -61,7 +67,7 @@ struct FaceDatasetCommand: ParsableCommand {
             try record(scene, "scene_\(i).png", "scene")
         }
         // Small faces: 2000 px photos with six faces of 20–40 px.
-        for i in 0..<6 {
+        for i in 0..<smallPhotos {
             var scene = try FaceScene(background: backgrounds[(i + 3) % backgrounds.count], width: 2000, height: 1400)
             for k in 0..<6 {
                 let x = 200 + Double(k % 3) * 650 + Double.random(in: 0..<1, using: &random) * 300
@@ -93,6 +99,9 @@ struct FacesCommand: ParsableCommand {
     @Option(help: "Timed runs per image (median reported).")
     var runs = 3
 
+    @Flag(help: "Only the tiled default, one thread and all cores (for tuning the tile scan; the report needs all).")
+    var tiledOnly = false
+
     func run() throws {
         let entries = try JSONDecoder().decode(
             [FaceDatasetCommand.Entry].self,
@@ -122,6 +131,15 @@ struct FacesCommand: ParsableCommand {
             }
             var tiled: [FaceObservation] = [], whole: [FaceObservation] = [], landmarks: [FaceObservation] = []
             let tiledMs = try median { tiled = try detect.perform(in: ImageAnalysisContext(image)) }
+            if tiledOnly {
+                var tiledAll = detect
+                tiledAll.maximumThreads = nil
+                let tiledAllMs = try median { _ = try tiledAll.perform(in: ImageAnalysisContext(image)) }
+                lines.append(
+                    #"{"file":"\#(entry.file)","allCores":{"tiled":\#(tiledAllMs)},"tiled":{"ms":\#(tiledMs),"faces":[\#(record(tiled))]}}"#
+                )
+                continue
+            }
             var quick = detect
             quick.scansTiles = false
             let wholeMs = try median { whole = try quick.perform(in: ImageAnalysisContext(image)) }

@@ -16,9 +16,21 @@ struct ModelsCommand: ParsableCommand {
     @Flag(help: "Print time per kernel kind to stderr.")
     var profile = false
 
+    @Option(help: "Only the full-range face detector, compiled for this WIDTHxHEIGHT input (the whole-image scan).")
+    var detectorInput: String?
+
     func run() throws {
-        for model in KameraModel.allCases {
-            let network = try ModelStore.default.network(model)
+        var models = KameraModel.allCases
+        var size: (width: Int, height: Int)?
+        if let detectorInput {
+            let parts = detectorInput.split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2 else { throw ValidationError("--detector-input takes WIDTHxHEIGHT") }
+            size = (parts[0], parts[1])
+            models = [.faceDetectionFullRange]
+        }
+        for model in models {
+            var network = try ModelStore.default.network(model)
+            if let size { network = try network.resized(height: size.height, width: size.width) }
             let session = network.makeSession(threads: threads)
             session.withInput { buffer in for i in buffer.indices { buffer[i] = Float(i % 255) / 255 } }
             for _ in 0..<20 { session.invoke() }
@@ -34,7 +46,9 @@ struct ModelsCommand: ParsableCommand {
                     FileHandle.standardError.write(Data("  \(model.fileName) \(kernel): \(ms) ms\n".utf8))
                 }
             }
-            print(#"{"model":"\#(model.fileName)","median_ms":\#(times[times.count / 2]),"p10_ms":\#(times[times.count / 10])}"#)
+            print(
+                #"{"model":"\#(model.fileName)","input":\#(network.inputShapes[0]),"median_ms":\#(times[times.count / 2]),"p10_ms":\#(times[times.count / 10])}"#
+            )
         }
     }
 }

@@ -18,21 +18,22 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     }
 
     /// Smallest face side in pixels to look for; nil picks max(20 px, 1 % of the long side).
-    /// Smaller values scan more tiles (slower on large images).
+    /// Smaller values scan the image at a finer scale (slower on large images).
     public var minimumFaceSize: Double?
-    /// Whether to scan tiles at all; false runs only the whole-image pass (fastest, faces
-    /// above about 1/20 of the image).
+    /// Whether to scan for faces too small for the whole-image pass (the full-range model slid
+    /// over the image at each finer scale, on every core); false runs only the whole-image
+    /// pass (fastest, faces above about 1/20 of the image).
     public var scansTiles: Bool
     /// Detections below this confidence are dropped.
     public var minimumConfidence: Float
     /// At most this many faces, best first.
     public var maximumFaces: Int
-    /// Threads for the tile scan; nil uses every core.
+    /// Threads for the scan at finer scales and the per-face looks; nil uses every core.
     public var maximumThreads: Int?
     /// Whether each face is looked at again on its own upright crop (better box, keypoints and
     /// roll, fewer false faces; about 1.5 ms per face).
     public var refinesFaces = true
-    /// The whole-image pass's model; tiles always use the full-range one.
+    /// The whole-image pass's model; the finer scales always use the full-range one.
     public var detectorRange = DetectorRange.full
     /// Detections overlapping more than this (intersection over union) are one face: they are
     /// merged into their score-weighted mean box, as MediaPipe does.
@@ -62,7 +63,7 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
 
     func detections(in context: ImageAnalysisContext) throws -> [FaceDetection] {
         try validate()
-        return Array(candidates(in: context.tensorSampler, scanner: try FaceScanner(models: modelStore)).prefix(maximumFaces))
+        return Array(try candidates(in: context.tensorSampler, scanner: try FaceScanner(models: modelStore)).prefix(maximumFaces))
     }
 
     func validate() throws {
@@ -74,8 +75,8 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
 
     /// Every face this request's options find, merged, confident enough, best first; shared
     /// with `LiveScanner`, which adds the faces it follows and merges them with `merged(_:)`.
-    func candidates(in sampler: TensorSampler, scanner: FaceScanner) -> [FaceDetection] {
-        scanner.detect(
+    func candidates(in sampler: TensorSampler, scanner: FaceScanner) throws -> [FaceDetection] {
+        try scanner.detect(
             in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles,
             threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount, refines: refinesFaces,
             range: detectorRange, overlapThreshold: overlapThreshold

@@ -5,9 +5,9 @@ import KameraNN
 import Synchronization
 
 /// Finds faces of every size in an image: BlazeFace full range on the whole (letterboxed)
-/// image, then the full-range model over overlapping tiles at each scale where faces down to
-/// `minimumFaceSize` pixels would be too small for the whole-image pass; all detections are
-/// merged by weighted NMS.
+/// image, then the full-range model slid over the image (`ScanBlocks`) at each scale where
+/// faces down to `minimumFaceSize` pixels would be too small for the whole-image pass; all
+/// detections are merged by weighted NMS.
 struct FaceScanner: Sendable {
     let shortRange: BlazeFaceDetector
     let fullRange: BlazeFaceDetector
@@ -19,6 +19,10 @@ struct FaceScanner: Sendable {
 
     /// The smallest face (in tensor pixels) the full-range model reliably finds.
     private static let smallestFaceInTensor = 20.0
+    /// The geometric middle of the 20–60 px faces one scale of the scan finds.
+    private static let middleFaceInTensor = 35.0
+    /// Score from which a sliding run's detection is a candidate (see `scanScales`).
+    private static let scanCandidateScore: Float = 0.4
     /// A closer look crops this many times the face's side: the short-range model's regime
     /// (faces filling about 40 % of its input).
     private static let refineCropScale = 2.5
@@ -36,7 +40,7 @@ struct FaceScanner: Sendable {
     func detect(
         in sampler: TensorSampler, minimumFaceSize: Double?, useTiles: Bool = true, threads: Int,
         refines: Bool = true, range: DetectFaceRectanglesRequest.DetectorRange = .full, overlapThreshold: Double
-    ) -> [FaceDetection] {
+    ) throws -> [FaceDetection] {
         let width = Double(sampler.image.width), height = Double(sampler.image.height)
         let side = max(width, height)
         let whole = PixelRect(x: (width - side) / 2, y: (height - side) / 2, width: side, height: side)
@@ -52,48 +56,87 @@ struct FaceScanner: Sendable {
         }
 
         if useTiles {
-            let minimumFace = max(minimumFaceSize ?? max(20, side / 100), 4)
-            // Each level finds faces from T/16 to T/3 of a tile of side T; levels grow by 3×
-            // until the whole-image pass covers the rest.
-            var tile = minimumFace * Double(fullRange.variant.inputSize) / Self.smallestFaceInTensor
-            var levels: [Double] = []
-            while tile < side * 0.7 {
-                levels.append(tile)
-                tile *= 3
-            }
-            var regions: [PixelRect] = []
-            for tile in levels {
-                let step = tile * 2 / 3
-                for y in Self.positions(extent: height, tile: tile, step: step) {
-                    for x in Self.positions(extent: width, tile: tile, step: step) {
-                        regions.append(PixelRect(x: x, y: y, width: tile, height: tile))
-                    }
-                }
-            }
-            // Tiles are independent: spread them over the cores (sessions come from the pool).
-            // Results are kept per tile and joined in tile order, so the merge below sees the
-            // same sequence however the threads were scheduled (same input, same output).
-            let found = Mutex<[Int: [FaceDetection]]>([:])
-            let detector = fullRange, tiles = regions
-            let workers = max(1, min(tiles.count, threads))
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                var local: [Int: [FaceDetection]] = [:]
-                for index in stride(from: worker, to: tiles.count, by: workers) {
-                    let region = tiles[index]
-                    // A face cut by a tile edge is found whole in a neighbouring tile; the cut
-                    // one would drag the merged box, so it is dropped (unless the edge is the image's).
-                    local[index] = detector.detect(in: sampler, region: region)
-                        .filter { !Self.touchesInnerEdge($0.box, tile: region, width: width, height: height) }
-                }
-                found.withLock { $0.merge(local) { $1 } }
-            }
-            detections += found.withLock { byTile in tiles.indices.flatMap { byTile[$0] ?? [] } }
+            detections += try scanScales(
+                in: sampler, minimumFaceSize: minimumFaceSize, threads: threads, overlapThreshold: overlapThreshold)
         }
         // Refined boxes can move onto each other (two passes found one face twice): merge again.
         let merged = WeightedNonMaxSuppression.apply(detections, threshold: overlapThreshold)
         guard refines else { return merged }
         let refinedDetections = Self.concurrentCompactMap(merged, threads: threads) { refined($0, sampler: sampler) }
         return WeightedNonMaxSuppression.apply(refinedDetections, threshold: overlapThreshold)
+    }
+
+    /// The full-range model slid over the image at each scale where faces down to
+    /// `minimumFaceSize` pixels are too small for the whole-image pass. Each scale finds faces
+    /// of 20 to 60 tensor pixels (a third of the model's native input); scales shrink by 3×
+    /// until the whole-image pass covers the rest.
+    ///
+    /// The sliding run proposes, a crop measures: a sliding run scores a small face lower or
+    /// higher than a crop of the native size would, depending on where it falls on the model's
+    /// stride grid and what surrounds it (20–30 px faces measured from 0.38 to 0.81), and its
+    /// keypoints for a turned face can be off by 20°. So candidates from 0.4 up are kept, and
+    /// each is looked at again on a native-size crop centred on it, where the model's own 0.6
+    /// decides and its box and keypoints are taken. That keeps the recall, false faces and
+    /// keypoints of overlapping crops at three quarters of their model time (`bench/README.md`,
+    /// "Faces").
+    private func scanScales(
+        in sampler: TensorSampler, minimumFaceSize: Double?, threads: Int, overlapThreshold: Double
+    ) throws -> [FaceDetection] {
+        let width = Double(sampler.image.width), height = Double(sampler.image.height)
+        let side = max(width, height)
+        let minimumFace = max(minimumFaceSize ?? max(20, side / 100), 4)
+        let native = Double(fullRange.variant.inputSize)
+        var view = minimumFace * native / Self.smallestFaceInTensor
+        var views: [Double] = []
+        var blocks: [ScanBlocks.Block] = []
+        while view < side * 0.7 {
+            views.append(view)
+            blocks += ScanBlocks.blocks(
+                width: width, height: height, scale: native / view, overlap: Int(native) / 3,
+                alignment: BlazeFaceDetector.scanAlignment)
+            view *= 3
+        }
+        // Blocks are independent: spread them over the cores (sessions come from the pool),
+        // largest first, each worker taking the next one left. Results are kept per block and
+        // joined in block order, so the merge sees the same sequence however the threads were
+        // scheduled (same input, same output).
+        let order = blocks.indices.sorted { blocks[$0].width * blocks[$0].height > blocks[$1].width * blocks[$1].height }
+        let found = Mutex<[Int: Result<[FaceDetection], any Error>]>([:])
+        let next = Atomic<Int>(0)
+        let detector = fullRange, jobs = blocks
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs.count, threads))) { _ in
+            while true {
+                let taken = next.add(1, ordering: .relaxed).oldValue
+                guard taken < order.count else { return }
+                let block = jobs[order[taken]]
+                // A face cut by a block's edge is found whole in a neighbouring block; the cut
+                // one would drag the merged box, so it is dropped (unless the edge is the image's).
+                let margin = block.region.width / Double(block.width) * native * 0.02
+                let result = Result {
+                    try detector.scan(
+                        in: sampler, region: block.region, width: block.width, height: block.height,
+                        minimumScore: Self.scanCandidateScore
+                    )
+                    .filter { !Self.touchesInnerEdge($0.box, of: block.region, margin: margin, width: width, height: height) }
+                }
+                found.withLock { $0[order[taken]] = result }
+            }
+        }
+        let scanned = try found.withLock { byBlock in try blocks.indices.flatMap { try byBlock[$0]?.get() ?? [] } }
+        let candidates = WeightedNonMaxSuppression.apply(scanned, threshold: overlapThreshold)
+        let viewSides = views
+        return Self.concurrentCompactMap(candidates, threads: threads) { candidate -> FaceDetection? in
+            // The scale whose crops show this face nearest the middle of the 20–60 px range.
+            let face = max(candidate.box.width, candidate.box.height)
+            func offMiddle(_ view: Double) -> Double { abs(log(face * native / view / Self.middleFaceInTensor)) }
+            guard let view = viewSides.min(by: { offMiddle($0) < offMiddle($1) }) else { return nil }
+            let center = candidate.box.center
+            return detector.detect(
+                in: sampler, region: PixelRect(x: center.x - view / 2, y: center.y - view / 2, width: view, height: view)
+            )
+            .filter { $0.box.intersectionOverUnion(candidate.box) > Self.sameFaceOverlap }
+            .max { $0.score < $1.score }
+        }
     }
 
     /// `transform` of each item on up to `threads` threads (faces are independent: each
@@ -115,7 +158,7 @@ struct FaceScanner: Sendable {
     }
 
     /// Looks again at one face on a crop 2.5× its size, turned upright by its first roll
-    /// estimate: the short-range model's best regime. Keypoints from a whole-image or tile
+    /// estimate: the short-range model's best regime. Keypoints from a whole-image or scan
     /// pass are coarse (roll off by 10–30° on faces under 200 px); this pass fixes them.
     /// Finds a known face again in a new frame: its last detection moved to `center` and
     /// looked at closely (the tracking step between full detections).
@@ -164,25 +207,13 @@ struct FaceScanner: Sendable {
         return refined
     }
 
-    /// Tile origins covering 0…extent with the given step; the last tile ends at the edge.
-    private static func positions(extent: Double, tile: Double, step: Double) -> [Double] {
-        guard extent > tile else { return [(extent - tile) / 2] }
-        var result: [Double] = []
-        var p = 0.0
-        while p + tile < extent {
-            result.append(p)
-            p += step
-        }
-        result.append(extent - tile)
-        return result
-    }
-
-    private static func touchesInnerEdge(_ box: PixelRect, tile: PixelRect, width: Double, height: Double) -> Bool {
-        let margin = tile.width * 0.02
-        if box.minX < tile.minX + margin, tile.minX > 0 { return true }
-        if box.minY < tile.minY + margin, tile.minY > 0 { return true }
-        if box.maxX > tile.maxX - margin, tile.maxX < width { return true }
-        if box.maxY > tile.maxY - margin, tile.maxY < height { return true }
+    private static func touchesInnerEdge(
+        _ box: PixelRect, of block: PixelRect, margin: Double, width: Double, height: Double
+    ) -> Bool {
+        if box.minX < block.minX + margin, block.minX > 0 { return true }
+        if box.minY < block.minY + margin, block.minY > 0 { return true }
+        if box.maxX > block.maxX - margin, block.maxX < width { return true }
+        if box.maxY > block.maxY - margin, block.maxY < height { return true }
         return false
     }
 }

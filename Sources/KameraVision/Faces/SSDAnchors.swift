@@ -1,9 +1,10 @@
 /// Anchor centres of MediaPipe's SSD face detectors (SsdAnchorsCalculator with
-/// fixed_anchor_size: every anchor is 1×1, so only centres matter).
+/// fixed_anchor_size: every anchor is 1×1, so only centres matter), in input pixels.
 enum SSDAnchors {
     /// Short range (128²): strides 8, 16, 16, 16 with 2 anchors per cell per layer → 896.
-    /// Full range (192²): one layer of stride 4 with 1 anchor per cell → 2304.
-    static func centers(inputSize: Int, strides: [Int], anchorsPerLayer: Int) -> [(x: Float, y: Float)] {
+    /// Full range (192²): one layer of stride 4 with 1 anchor per cell → 2304; a resized
+    /// full-range model (`BlazeFaceDetector.scan`) has the same grid over its larger input.
+    static func centers(width: Int, height: Int, strides: [Int], anchorsPerLayer: Int) -> [(x: Float, y: Float)] {
         var anchors: [(x: Float, y: Float)] = []
         var layer = 0
         while layer < strides.count {
@@ -14,10 +15,14 @@ enum SSDAnchors {
                 repeats += anchorsPerLayer
                 last += 1
             }
-            let size = (inputSize + strides[layer] - 1) / strides[layer]
-            for y in 0..<size {
-                for x in 0..<size {
-                    let center = (x: (Float(x) + 0.5) / Float(size), y: (Float(y) + 0.5) / Float(size))
+            let columns = (width + strides[layer] - 1) / strides[layer]
+            let rows = (height + strides[layer] - 1) / strides[layer]
+            anchors.reserveCapacity(anchors.count + columns * rows * repeats)
+            for y in 0..<rows {
+                for x in 0..<columns {
+                    let center = (
+                        x: (Float(x) + 0.5) / Float(columns) * Float(width), y: (Float(y) + 0.5) / Float(rows) * Float(height)
+                    )
                     for _ in 0..<repeats { anchors.append(center) }
                 }
             }

@@ -8,7 +8,7 @@ import Synchronization
 /// the image are zero, values map linearly from 0…255 to `range`. When the region is much
 /// larger than the tensor, sampling reads from a 2×2 box-filtered pyramid level instead, so
 /// big photos neither alias (MediaPipe samples them directly) nor cost a full-size pass.
-/// One sampler serves one image; tiles may sample from several threads at once.
+/// One sampler serves one image; scan blocks and face crops may sample from several threads at once.
 final class TensorSampler: Sendable {
     let image: PixelBuffer  // rgb8, packed
     /// Pyramid levels 1, 2, … (level 0 is `image`), made on first use.

@@ -140,7 +140,7 @@ public final class LiveScanner {
             let followable = faces.tracks.contains { time - $0.lastSeen <= Self.followWindow }
             if framesSinceDetection >= detectionInterval || !followable {
                 let start = DispatchTime.now().uptimeNanoseconds
-                var found = request.candidates(in: sampler, scanner: scanner)
+                var found = try request.candidates(in: sampler, scanner: scanner)
                 // A known face the full pass missed (small, blurred, half turned) is looked for
                 // where it should be, as between detections.
                 for track in faces.tracks where time - track.lastSeen <= Self.followWindow {
