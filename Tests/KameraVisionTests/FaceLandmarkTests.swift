@@ -145,23 +145,21 @@ struct FaceLandmarkTests {
     }
 
     /// Detection alone and the landmark request give one estimate of the head's angles, not
-    /// two (messi5 once said yaw 64° from the keypoints and 25° from the mesh). Each estimate
-    /// is good to about ±10° on these faces (34 px, a profile), so they may differ by more
-    /// than 10°: messi5's pitch −13° against −24°, camera's roll 10° against −3°.
+    /// two (messi5 once said yaw 64° from the keypoints and 25° from the mesh).
     @Test(
-        "Detection and landmarks agree on yaw and pitch within 12°, roll within 14°",
+        "Detection and landmarks agree on yaw and pitch within 10°, roll within 12°",
         arguments: ["messi5.jpg", "astronaut.png", "camera.png"])
     func anglesAgree(photo name: String) async throws {
         let photo = try SampleMedia.photo(name)
         let detected = try #require(try await DetectFaceRectanglesRequest().perform(on: photo).first)
         let landmarked = try #require(try await DetectFaceLandmarksRequest().perform(on: photo).first)
         func degrees(_ angle: Measurement<UnitAngle>) -> Double { angle.inDegrees }
-        #expect(abs(degrees(detected.yaw) - degrees(landmarked.yaw)) < 12, "yaw \(degrees(detected.yaw)) vs \(degrees(landmarked.yaw))")
+        #expect(abs(degrees(detected.yaw) - degrees(landmarked.yaw)) < 10, "yaw \(degrees(detected.yaw)) vs \(degrees(landmarked.yaw))")
         #expect(
-            abs(degrees(detected.pitch) - degrees(landmarked.pitch)) < 12,
+            abs(degrees(detected.pitch) - degrees(landmarked.pitch)) < 10,
             "pitch \(degrees(detected.pitch)) vs \(degrees(landmarked.pitch))")
         #expect(
-            abs(degrees(detected.roll) - degrees(landmarked.roll)) < 14, "roll \(degrees(detected.roll)) vs \(degrees(landmarked.roll))")
+            abs(degrees(detected.roll) - degrees(landmarked.roll)) < 12, "roll \(degrees(detected.roll)) vs \(degrees(landmarked.roll))")
     }
 
     @Test("Faces given as input are refined, not detected again")

@@ -57,7 +57,8 @@ struct FaceScanner: Sendable {
 
         if useTiles {
             detections += try scanScales(
-                in: sampler, minimumFaceSize: minimumFaceSize, threads: threads, overlapThreshold: overlapThreshold)
+                in: sampler, minimumFaceSize: minimumFaceSize, threads: threads, overlapThreshold: overlapThreshold,
+                explained: detections)
         }
         // Refined boxes can move onto each other (two passes found one face twice): merge again.
         let merged = WeightedNonMaxSuppression.apply(detections, threshold: overlapThreshold)
@@ -79,8 +80,11 @@ struct FaceScanner: Sendable {
     /// decides and its box and keypoints are taken. That keeps the recall, false faces and
     /// keypoints of overlapping crops at three quarters of their model time (`bench/README.md`,
     /// "Faces").
+    /// A candidate on a face the whole-image pass already found (`explained`) is not looked at
+    /// again: that face has its detection, at the scale the model saw it whole.
     private func scanScales(
-        in sampler: TensorSampler, minimumFaceSize: Double?, threads: Int, overlapThreshold: Double
+        in sampler: TensorSampler, minimumFaceSize: Double?, threads: Int, overlapThreshold: Double,
+        explained: [FaceDetection]
     ) throws -> [FaceDetection] {
         let width = Double(sampler.image.width), height = Double(sampler.image.height)
         let side = max(width, height)
@@ -123,7 +127,9 @@ struct FaceScanner: Sendable {
             }
         }
         let scanned = try found.withLock { byBlock in try blocks.indices.flatMap { try byBlock[$0]?.get() ?? [] } }
-        let candidates = WeightedNonMaxSuppression.apply(scanned, threshold: overlapThreshold)
+        let candidates = WeightedNonMaxSuppression.apply(scanned, threshold: overlapThreshold).filter { candidate in
+            !explained.contains { $0.box.intersectionOverUnion(candidate.box) > Self.sameFaceOverlap }
+        }
         let viewSides = views
         return Self.concurrentCompactMap(candidates, threads: threads) { candidate -> FaceDetection? in
             // The scale whose crops show this face nearest the middle of the 20–60 px range.
