@@ -111,7 +111,7 @@ private final class NetworkCache: @unchecked Sendable {
     private var resized: [(key: String, pool: InferenceSessionPool)] = []
     /// Sizes kept per process: an image's scan uses two or three, and same-size photos (one
     /// camera's) reuse them; each idle session of a large size holds tens of megabytes.
-    private static let resizedLimit = 8
+    private static let resizedLimit = 4
 
     func pool(_ path: String, network: () throws -> NeuralNetwork) throws -> InferenceSessionPool {
         lock.lock()
