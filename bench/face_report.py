@@ -4,6 +4,7 @@ inter-ocular distance), time per image with ratios to Kamera, and raw invoke tim
 same models in KameraNN and LiteRT."""
 import json, os, sys
 import numpy as np
+from face_matching import match
 
 directory, kamera_file, peers_file, invoke_file = sys.argv[1:5]
 truth = {e["file"]: e for e in json.load(open(f"{directory}/truth.json"))}
@@ -25,22 +26,6 @@ def apply(m, p):
     x, y = p
     w = m[6] * x + m[7] * y + m[8]
     return np.array([(m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w])
-
-
-def match(faces, gt):
-    """Greedy one-to-one: a detection matches a face whose centre is within 0.35 side."""
-    used, pairs = set(), []
-    for g in gt:
-        best, dist = None, 1e9
-        for i, f in enumerate(faces):
-            b = f["box"]
-            d = np.hypot(b[0] + b[2] / 2 - g["cx"], b[1] + b[3] / 2 - g["cy"])
-            if i not in used and d < 0.35 * g["side"] and d < dist:
-                best, dist = i, d
-        if best is not None:
-            used.add(best)
-            pairs.append((g, faces[best]))
-    return pairs, len(faces) - len(used)
 
 
 # Ground-truth points on the upright head: the mean of Kamera's and MediaPipe's own results
