@@ -39,7 +39,8 @@ struct DetectCommand: AsyncParsableCommand {
         help: """
             With --faces: tiled (default: small faces too, a closer look at each), whole (one pass over \
             the image), fast (one pass, no closer look: MediaPipe's full-range pipeline) or short \
-            (short-range model only: faces a tenth of the image or larger).
+            (short-range model only: faces a tenth of the image or larger). With --landmarks, fast and \
+            short also run Face Mesh's own pipeline (one mesh pass, pupils from the mesh, no Iris).
             """)
     var faceMode = FaceMode.tiled
 
@@ -163,7 +164,9 @@ struct DetectCommand: AsyncParsableCommand {
         if let maximumRectangles { rectangleRequest.maximumObservations = maximumRectangles }
         let analysis = ImageAnalysis(
             barcodes: barcodes || (!text && !faces && !landmarks && !rectangles) ? request : nil,
-            faces: faces || landmarks ? ImageAnalysis.FaceAnalysis(detection: faceRequest, landmarks: landmarks) : nil,
+            faces: faces || landmarks
+                ? ImageAnalysis.FaceAnalysis(detection: faceRequest, landmarks: landmarks, fastLandmarks: faceMode.fastLandmarks)
+                : nil,
             text: text
                 ? ImageAnalysis.TextAnalysis(
                     recognize: recognize,

@@ -15,6 +15,10 @@ enum FaceMode: String, CaseIterable, ExpressibleByArgument {
     /// (selfies, calls, ID photos), as MediaPipe's Face Mesh finds them.
     case short
 
+    /// With `--landmarks`: MediaPipe's modes also take Face Mesh's own landmark pipeline (one
+    /// mesh pass, pupils from the mesh, no Iris) — the library's fast landmark configuration.
+    var fastLandmarks: Bool { self == .fast || self == .short }
+
     /// `request` set up for this mode (its other options kept).
     func configured(_ request: DetectFaceRectanglesRequest) -> DetectFaceRectanglesRequest {
         var request = request

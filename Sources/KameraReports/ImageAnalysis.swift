@@ -7,10 +7,13 @@ package struct ImageAnalysis: Sendable {
     package struct FaceAnalysis: Sendable {
         package var detection: DetectFaceRectanglesRequest
         package var landmarks: Bool
+        /// Face Mesh's own pipeline for the landmarks: one mesh pass, pupils from the mesh (no Iris).
+        package var fastLandmarks: Bool
 
-        package init(detection: DetectFaceRectanglesRequest, landmarks: Bool) {
+        package init(detection: DetectFaceRectanglesRequest, landmarks: Bool, fastLandmarks: Bool = false) {
             self.detection = detection
             self.landmarks = landmarks
+            self.fastLandmarks = fastLandmarks
         }
     }
 
@@ -72,7 +75,9 @@ package struct ImageAnalysis: Sendable {
         if let request = faces {
             findings.faces =
                 request.landmarks
-                ? try DetectFaceLandmarksRequest(faceDetection: request.detection).perform(in: context)
+                ? try DetectFaceLandmarksRequest(
+                    faceDetection: request.detection, usesIrisModel: !request.fastLandmarks, refinesMesh: !request.fastLandmarks
+                ).perform(in: context)
                 : try request.detection.perform(in: context)
             result.faces = findings.faces.map(FaceRecord.init)
         }
