@@ -357,10 +357,20 @@ enum PageScript {
         }
 
         // Gallery: recordings with their thumbnails, played in the page.
+        // A recording that ends while the Gallery tab opens starts two loads at once: only the
+        // newest answer is drawn, and an unchanged list is left alone, so a button is never
+        // swapped out from under the click that is landing on it.
+        let galleryRequest = 0, galleryShown = "";
         async function loadGallery() {
+          const request = ++galleryRequest;
           const response = await fetch("/v1/recordings");
           if (!response.ok) return;
-          state.recordings = (await response.json()).recordings;
+          const recordings = (await response.json()).recordings;
+          if (request !== galleryRequest) return;
+          state.recordings = recordings;
+          const signature = JSON.stringify(recordings);
+          if (signature === galleryShown) return;
+          galleryShown = signature;
           const list = $("gallery");
           list.innerHTML = "";
           for (const r of state.recordings) {

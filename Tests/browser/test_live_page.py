@@ -117,7 +117,9 @@ def main():
         driver.find_element(By.ID, "tab-gallery").click()
         thumb = wait_for(driver, "const i = document.querySelector('#gallery img'); return i && i.complete && i.naturalWidth > 0 && [i.naturalWidth, i.naturalHeight]")
         check(thumb is not None and thumb[0] == 100, f"the gallery shows its thumbnail ({thumb})")
-        driver.find_element(By.CSS_SELECTOR, "#gallery .play").click()
+        # Clicked in the page, so a list redrawn between finding and clicking cannot fail the step.
+        clicked = wait_for(driver, "const b = document.querySelector('#gallery .play'); if (!b) return false; b.click(); return true")
+        check(bool(clicked), "the gallery has a Play button")
         played = wait_for(driver, "const p = document.getElementById('player'); return p.readyState >= 2 && p.currentTime > 0.3 && p.duration", timeout=20)
         check(bool(played), f"the recording plays in the page (duration {played})")
         shot(driver, "3-gallery")
