@@ -36,7 +36,10 @@ public enum ImageTensorFill {
         applying(knn_luma_rgb8, to: source, into: PixelBuffer(width: source.width, height: source.height, format: .gray8))
     }
 
-    /// An RGB8 image `factor` times smaller (a power of two up to 16): each pixel the rounded
+    /// The largest factor `reduced(_:by:)` takes.
+    public static let largestReduction = Int(KNN_REDUCE_MAX_FACTOR)
+
+    /// An RGB8 image `factor` times smaller (a power of two up to `largestReduction`): each pixel the rounded
     /// mean of a factor × factor block (leftover rows and columns are dropped).
     public static func reduced(_ source: PixelBuffer, by factor: Int) -> PixelBuffer {
         precondition(

@@ -112,6 +112,35 @@ import Testing
     }
 
     @Test(
+        "Tensor sampler: turned looks match plain bilinear sampling, inside (sixteen pixels at a time on AVX-512) and across the border",
+        arguments: [(0.4, 1.3, 40.0, 30.0), (2.5, 0.7, 6.0, 50.0), (-1.1, 1.9, 70.0, 8.0)])
+    func turnedSamplingMatchesReference(angle: Double, step: Double, x0: Double, y0: Double) {
+        var random = SystemRandomNumberGenerator()
+        var image = PixelBuffer(width: 80, height: 60, format: .rgb8)
+        for i in image.bytes.indices { image.bytes[i] = UInt8.random(in: 0...255, using: &random) }
+        // 37 columns: two runs of sixteen and a tail of five.
+        let (width, height) = (37, 11)
+        let map = ImageTensorFill.AffineMap(
+            x0: x0, y0: y0, dxx: step * cos(angle), dxy: step * sin(angle), dyx: -step * sin(angle), dyy: step * cos(angle))
+        var tensor = [Float](repeating: -1, count: width * height * 3)
+        tensor.withUnsafeMutableBufferPointer {
+            ImageTensorFill.sample(image, along: map, into: $0, width: width, height: height, scale: 1, offset: 0)
+        }
+        var worst = 0.0
+        for ty in 0..<height {
+            for tx in 0..<width {
+                let x = map.x0 + Double(tx) * map.dxx + Double(ty) * map.dyx
+                let y = map.y0 + Double(tx) * map.dxy + Double(ty) * map.dyy
+                for c in 0..<3 {
+                    let expected = Self.reference(image, x: x, y: y, channel: c)
+                    worst = max(worst, abs(Double(tensor[(ty * width + tx) * 3 + c]) - expected))
+                }
+            }
+        }
+        #expect(worst < 0.02, "largest difference \(worst) grey levels")
+    }
+
+    @Test(
         "Tensor sampler: axis-aligned looks (the separable path) match plain bilinear sampling, inside, across the border and mirrored",
         arguments: [false, true])
     func axisAlignedSamplingMatchesReference(mirrored: Bool) {

@@ -15,8 +15,21 @@ struct ProfileFacesCommand: ParsableCommand {
     @Flag(help: "With --whole-only: without the closer look at each face.")
     var unrefined = false
 
+    @Option(help: "Only run the fast landmark configuration (as bench/faces.sh times it) this many times.")
+    var fastOnly: Int?
+
     func run() throws {
         let image = try Image(contentsOf: URL(fileURLWithPath: path))
+        if let fastOnly {
+            var detection = DetectFaceRectanglesRequest(scansTiles: false, maximumThreads: 1)
+            detection.refinesFaces = false
+            detection.detectorRange = .short
+            let fast = DetectFaceLandmarksRequest(faceDetection: detection, usesIrisModel: false, refinesMesh: false)
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<fastOnly { _ = try fast.perform(in: ImageAnalysisContext(image)) }
+            print("fast landmarks", Double(DispatchTime.now().uptimeNanoseconds - start) / Double(fastOnly) / 1e6, "ms")
+            return
+        }
         if let wholeOnly {
             var request = DetectFaceRectanglesRequest(scansTiles: false, maximumThreads: 1)
             request.refinesFaces = !unrefined

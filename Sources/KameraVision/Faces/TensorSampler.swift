@@ -11,8 +11,8 @@ import Synchronization
 /// One sampler serves one image; scan blocks and face crops may sample from several threads at once.
 final class TensorSampler: Sendable {
     let image: PixelBuffer  // rgb8, packed
-    /// Pyramid levels 1, 2, … (level 0 is `image`), made on first use.
-    private let levels = Mutex<[PixelBuffer]>([])
+    /// Pyramid levels 1, 2, … by level (level 0 is `image`), made on first use.
+    private let levels = Mutex<[Int: PixelBuffer]>([:])
 
     init(rgb image: PixelBuffer) {
         precondition(image.format == .rgb8)
@@ -47,14 +47,27 @@ final class TensorSampler: Sendable {
             source, along: map, into: tensor, width: width, height: height, scale: scale, offset: offset)
     }
 
-    /// Level `level` (source pixels shrunk by 2^level), each made from the one before. Reading
-    /// the full image is most of the cost (the kernel waits on memory), so going straight to
-    /// level 2 saved little and made a face's closer look read the image again for level 1.
+    /// Level `level` (source pixels shrunk by 2^level), each made straight from the image (up
+    /// to the kernel's largest factor, further levels from that one): the box kernel's cost is
+    /// in writing its output, so a whole-image look at level 3 takes a fifth of the time of
+    /// building levels 1, 2 and 3 in turn (0.13 against 0.64 ms for 1280×960, AVX-512), and a
+    /// level is the same whichever look asked for which level first.
     private func pyramidLevel(_ level: Int) -> PixelBuffer {
         guard level > 0 else { return image }
         return levels.withLock { levels in
-            while levels.count < level { levels.append(ImageTensorFill.reduced(levels.last ?? image, by: 2)) }
-            return levels[level - 1]
+            if let made = levels[level] { return made }
+            let largest = ImageTensorFill.largestReduction.trailingZeroBitCount
+            let made: PixelBuffer
+            if level <= largest {
+                made = ImageTensorFill.reduced(image, by: 1 << level)
+            } else {
+                // Further than one kernel call reaches: from the largest level it makes.
+                let base = levels[largest] ?? ImageTensorFill.reduced(image, by: 1 << largest)
+                levels[largest] = base
+                made = ImageTensorFill.reduced(base, by: 1 << (level - largest))
+            }
+            levels[level] = made
+            return made
         }
     }
 }
