@@ -34,6 +34,13 @@ void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
 void knn_im2col(const float *in, int ih, int iw, int c, int kh, int kw, int sh, int sw,
                 int dh, int dw, int pad_top, int pad_left, int oy0, int oy1, int ow, float *col);
 
+/// A K×K convolution for output rows [oy0, oy1) read straight from the input, for inputs of
+/// few channels (an image's 3), where im2col's copy costs as much as the GEMM. `packed` and
+/// `bias` as for knn_gemm (k = kh·kw·c in (ky, kx, channel) order, blocks of 16 outputs).
+void knn_conv_direct(const float *in, int ih, int iw, int c, int kh, int kw, int sh, int sw, int dh, int dw,
+                     int pad_top, int pad_left, const float *packed, const float *bias, int n, float *out,
+                     int oy0, int oy1, int ow, knn_activation act);
+
 /// Depthwise convolution (multiplier 1) for output rows [oy0, oy1). `packed` is
 /// [kh][kw][cpad] with cpad = c rounded up to 16.
 void knn_depthwise(const float *in, int ih, int iw, int c, const float *packed, const float *bias,

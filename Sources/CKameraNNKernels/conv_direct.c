@@ -1,0 +1,81 @@
+// Direct convolution for inputs with few channels (a model's first layer, on the RGB image).
+#include "knn_vector.h"
+
+// --- direct convolution --------------------------------------------------------
+// With 3 input channels im2col writes each input pixel kh·kw times into a matrix whose
+// rows are only 27 or 75 floats long, and that copy cost as much as the GEMM after it (a
+// third of BlazeFace short range's time went to its 5×5 first layer). Here each output
+// channel block keeps `P` neighbouring output pixels in registers and every tap is one weight
+// load and `P` broadcast multiply-adds read straight from the input.
+
+// `P` output pixels from column `ox` on, all of whose taps lie inside the row span
+// [0, iw). The block's weights are `w` ([kh·kw·c][16]); rows outside [0, ih) are skipped.
+#define DIRECT_RUN(P)                                                                                   \
+    do {                                                                                                \
+        v16 acc[P];                                                                                     \
+        for (int p = 0; p < (P); p++) acc[p] = load16(bias + b * KNN_BLOCK);                            \
+        for (int ky = ky0; ky < ky1; ky++) {                                                            \
+            const float *row = in + (size_t)(iy0 + ky * dh) * iw * c;                                   \
+            for (int kx = 0; kx < kw; kx++) {                                                           \
+                const float *tap = row + (size_t)(ox * sw - pad_left + kx * dw) * c;                    \
+                const float *wt = w + (size_t)(ky * kw + kx) * c * KNN_BLOCK;                           \
+                for (int ci = 0; ci < c; ci++) {                                                        \
+                    v16 weight = load16(wt + ci * KNN_BLOCK);                                           \
+                    for (int p = 0; p < (P); p++) acc[p] += splat(tap[(size_t)p * sw * c + ci]) * weight; \
+                }                                                                                       \
+            }                                                                                           \
+        }                                                                                               \
+        for (int p = 0; p < (P); p++)                                                                   \
+            store_n(out + ((size_t)oy * ow + ox + p) * n + b * KNN_BLOCK, activate(acc[p], act, b), width); \
+    } while (0)
+
+// One output pixel whose window may cross the left or right edge.
+#define DIRECT_EDGE(ox)                                                                                 \
+    do {                                                                                                \
+        v16 acc = load16(bias + b * KNN_BLOCK);                                                         \
+        int ix0 = (ox) * sw - pad_left;                                                                 \
+        for (int ky = ky0; ky < ky1; ky++) {                                                            \
+            const float *row = in + (size_t)(iy0 + ky * dh) * iw * c;                                   \
+            for (int kx = 0; kx < kw; kx++) {                                                           \
+                int ix = ix0 + kx * dw;                                                                 \
+                if (ix < 0 || ix >= iw) continue;                                                       \
+                const float *wt = w + (size_t)(ky * kw + kx) * c * KNN_BLOCK;                           \
+                for (int ci = 0; ci < c; ci++) acc += splat(row[(size_t)ix * c + ci]) * load16(wt + ci * KNN_BLOCK); \
+            }                                                                                           \
+        }                                                                                               \
+        store_n(out + ((size_t)oy * ow + (ox)) * n + b * KNN_BLOCK, activate(acc, act, b), width);      \
+    } while (0)
+
+KNN_MULTIVERSION
+void knn_conv_direct(const float *in, int ih, int iw, int c, int kh, int kw, int sh, int sw, int dh, int dw,
+                     int pad_top, int pad_left, const float *packed, const float *bias, int n, float *out,
+                     int oy0, int oy1, int ow, knn_activation act) {
+    const int blocks = (n + KNN_BLOCK - 1) / KNN_BLOCK;
+    const size_t k = (size_t)kh * kw * c;
+    // Eight pixels' accumulators fill half of AVX-512's registers; with AVX2 a 16-float
+    // vector is two registers, so four.
+    const int wide = knn_has_wide_vectors();
+    // Output columns whose whole window lies inside the input's width.
+    int ox_lo = (pad_left + sw - 1) / sw;
+    int ox_hi = (iw - (kw - 1) * dw - 1 + pad_left) / sw + 1;
+    if (ox_hi > ow) ox_hi = ow;
+    if (ox_lo > ox_hi) ox_lo = ox_hi;
+    for (int oy = oy0; oy < oy1; oy++) {
+        int iy0 = oy * sh - pad_top;
+        int ky0 = 0, ky1 = kh;
+        while (ky0 < kh && iy0 + ky0 * dh < 0) ky0++;
+        while (ky1 > ky0 && iy0 + (ky1 - 1) * dh >= ih) ky1--;
+        for (int b = 0; b < blocks; b++) {
+            const float *w = packed + (size_t)b * k * KNN_BLOCK;
+            const size_t width = (size_t)(n - b * KNN_BLOCK);
+            int ox = ox_lo;
+            if (wide)
+                for (; ox + 8 <= ox_hi; ox += 8) DIRECT_RUN(8);
+            for (; ox + 4 <= ox_hi; ox += 4) DIRECT_RUN(4);
+            for (; ox < ox_hi; ox++) DIRECT_RUN(1);
+            // Columns whose window crosses the left or right edge: taps outside add nothing.
+            for (ox = 0; ox < ox_lo; ox++) DIRECT_EDGE(ox);
+            for (ox = ox_hi; ox < ow; ox++) DIRECT_EDGE(ox);
+        }
+    }
+}
