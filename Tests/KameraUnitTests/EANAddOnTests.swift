@@ -59,6 +59,19 @@ import Testing
             imageSize: Size(width: 1024, height: 768), supplementalPayloadString: addOn)
     }
 
+    @Test("An add-on is reported only as part of the number zxing-cpp settled on, with two or five digits")
+    func addOnsOutsideTheNumberAreDropped() {
+        typealias Reader = BarcodeReaderPass
+        #expect(Reader.splittingAddOn(text: "978458074681759702", addOn: "59702") == ("9784580746817", "59702"))
+        #expect(Reader.splittingAddOn(text: "977123456700307", addOn: "07") == ("9771234567003", "07"))
+        #expect(Reader.splittingAddOn(text: "9780201379624 51595", addOn: "51595") == ("9780201379624", "51595"))
+        // Only in the add-on field (a lone scan line's misread, bench photo addon_004): the number alone.
+        #expect(Reader.splittingAddOn(text: "9784580746817", addOn: "79707") == ("9784580746817", nil))
+        // Clipped to 3 or 4 digits: stripped from the number, not reported.
+        #expect(Reader.splittingAddOn(text: "97845807468175970", addOn: "5970") == ("9784580746817", nil))
+        #expect(Reader.splittingAddOn(text: "9780201379624", addOn: "") == ("9780201379624", nil))
+    }
+
     @Test func conflictsResolveByScanLines() {
         typealias Reader = BarcodeReaderPass
         // 74 lines against 36: the majority is kept, one observation.

@@ -55,19 +55,11 @@ struct BarcodeReaderPass: Sendable {
                     variantKey: Character(Unicode.Scalar(UInt8(bitPattern: item.variant_key))))
             else { continue }
             var data = Data(bytes: item.bytes, count: Int(item.byte_count))
-            var text = String(cString: item.text)
-            // zxing-cpp appends the add-on's digits to the main number (3.1: directly; older
-            // releases: after a space); Vision keeps them apart (payload, supplemental payload).
-            var addOn = String(cString: item.ean_add_on)
-            if !addOn.isEmpty, text.hasSuffix(addOn) {
-                text.removeLast(addOn.count)
-                if text.hasSuffix(" ") { text.removeLast() }
-                data = Data(text.utf8)
-            }
-            // Add-ons have two or five digits; zxing-cpp sometimes strings together a partial
-            // one from a scan line that clipped it. The number stands, the add-on does not
-            // (another line usually reads it whole).
-            if !(addOn.count == 2 || addOn.count == 5) { addOn = "" }
+            let read = String(cString: item.text)
+            let split = Self.splittingAddOn(text: read, addOn: String(cString: item.ean_add_on))
+            let text = split.number
+            let addOn = split.addOn ?? ""
+            if text != read { data = Data(text.utf8) }
             let contentType = String(cString: item.content_type)
             let corners = withUnsafeBytes(of: item.corners) { Array($0.bindMemory(to: Int32.self)) }
             func point(_ k: Int) -> PixelPoint { PixelPoint(x: Double(corners[2 * k]), y: Double(corners[2 * k + 1])) }
@@ -96,6 +88,21 @@ struct BarcodeReaderPass: Sendable {
             lineCounts.append(Int(item.line_count))
         }
         return Self.resolvingAddOnConflicts(results, lineCounts: lineCounts)
+    }
+
+    /// The main number and the add-on of zxing-cpp's text and its add-on field. zxing-cpp
+    /// appends the add-on's digits to the number (3.1: directly; older releases: after a
+    /// space); Vision keeps them apart (payload, supplemental payload). An add-on is reported
+    /// only when it is part of the number zxing-cpp settled on and has two or five digits:
+    /// one that is only in the add-on field comes from a single scan line whose reading lost
+    /// the vote (on the bench's add-on set every such one was wrong: 79707 for 59702, 54938
+    /// for 54931, or a clipped 3 or 4 digits), and the number stands without it.
+    static func splittingAddOn(text: String, addOn: String) -> (number: String, addOn: String?) {
+        guard !addOn.isEmpty, text.hasSuffix(addOn) else { return (text, nil) }
+        var number = text
+        number.removeLast(addOn.count)
+        if number.hasSuffix(" ") { number.removeLast() }
+        return (number, addOn.count == 2 || addOn.count == 5 ? addOn : nil)
     }
 
     /// zxing-cpp reports a number once per distinct reading, so one printed code can come back
