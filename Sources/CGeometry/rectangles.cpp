@@ -559,8 +559,9 @@ void lineQuads(const std::vector<EdgeLine> &lines, cv::Size size, double minimum
 /// outline can lie just inside the object's real one, the band between them one even tone.
 /// Each side is looked for again just outside (3 px to a tenth of the shorter side) and just
 /// inside (the outline found may mix inner and outer sides). A side whose outer edge is lost
-/// against something as dark as the bezel takes the opposite band's width: one such side when
-/// two others moved out, or two adjacent ones when the other two already lie on the outer edge.
+/// against something as dark as the bezel takes the faint edge found outside it (on 45–60 % of
+/// the side) if there is one, else the opposite band's width: one such side when two others
+/// moved out, or two adjacent ones when the other two already lie on the outer edge.
 /// Of every reading of the sides (outside, inside or lost) whose bands are one even tone, the
 /// most even wins, and `corners` (full resolution, continuous coordinates) become its outer
 /// quad.
@@ -573,7 +574,7 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
     const double inner = 3, outer = std::max(8.0, 0.1 * shorter);
 
     enum class Band { outside, inside, lost };
-    std::array<SideFit, 4> sides, outward, inward;
+    std::array<SideFit, 4> sides, outward, inward, faintOutward;
     std::array<cv::Point2d, 4> normals;
     for (int k = 0; k < 4; k++) {
         cv::Point2d a = c[k], b = c[(k + 1) % 4], u = (b - a) / cv::norm(b - a), n(-u.y, u.x);
@@ -585,14 +586,17 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
                                      (outer - inner) / 2, threshold, true);
             cv::Point2d d = fit.direction / cv::norm(fit.direction);
             bool parallel = std::abs(d.x * u.y - d.y * u.x) <= std::sin(3 * CV_PI / 180);
-            fit.fitted = fit.fitted && fit.support >= 0.6 && parallel;
+            fit.fitted = fit.fitted && parallel;
             return fit;
         };
         sides[k].point = a;
         sides[k].direction = b - a;
         sides[k].fitted = true;
-        outward[k] = parallelEdge(1);
+        outward[k] = faintOutward[k] = parallelEdge(1);
         inward[k] = parallelEdge(-1);
+        outward[k].fitted = outward[k].fitted && outward[k].support >= 0.6;
+        inward[k].fitted = inward[k].fitted && inward[k].support >= 0.6;
+        faintOutward[k].fitted = faintOutward[k].fitted && faintOutward[k].support >= 0.45;
     }
 
     // The outer quad for one reading of the sides, when its bands are one even tone.
@@ -627,6 +631,9 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
             otherEdges[k] = sides[k];
             outerLines[k] = sides[k];
             outerLines[k].point += normals[k] * width;
+            // A faint edge just outside (black bezel on dark fur) places it better than a
+            // width borrowed from a band that may be wider.
+            if (faintOutward[k].fitted) outerLines[k] = faintOutward[k];
         }
         for (int k = 0; k < 4; k++) {
             const SideFit &before = outerLines[(k + 3) % 4], &after = outerLines[k];

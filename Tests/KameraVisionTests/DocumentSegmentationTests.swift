@@ -47,8 +47,9 @@ import Testing
         try await expectDocumentWithinOnePercent(sceneCase)
     }
 
-    /// Scenes (the geometry bench's 1006, 1030 and 1042) where the bright picture's edge is stronger
-    /// than the thin dark bezel round it: the document is the screen, bezel included.
+    /// Scenes (the geometry bench's 1006, 1030 and 1042, the fresh set's 1166 and 1194) where the
+    /// bright picture's edge is stronger than the thin dark bezel round it: the document is the
+    /// screen, bezel included.
     @Test(
         "Screens: the bezel's outline, not the picture's",
         arguments: [
@@ -56,6 +57,11 @@ import Testing
             GeometryTestScenes.Case(kind: .screen, background: "board.jpg", seed: 1030),
             // Its bezel's outer edge is lost on two sides against a dark crowd.
             GeometryTestScenes.Case(kind: .screen, background: "messi5.jpg", seed: 1042),
+            // Fresh scenes 1166 and 1194: one side's outer edge is faint (dark fur against the
+            // bezel, or an edge on just under 60 % of the side) and its band is narrower than the
+            // opposite one, whose width it used to borrow (corners 8–10 px out).
+            GeometryTestScenes.Case(kind: .screen, background: "home.jpg", seed: 1166, lowContrast: true),
+            GeometryTestScenes.Case(kind: .screen, background: "baboon.jpg", seed: 1194),
         ])
     func screenBezels(_ sceneCase: GeometryTestScenes.Case) async throws {
         try await expectDocumentWithinOnePercent(sceneCase)
