@@ -55,16 +55,11 @@ void knn_conv_direct(const float *in, int ih, int iw, int c, int kh, int kw, int
     // Eight pixels' accumulators fill half of AVX-512's registers; with AVX2 a 16-float
     // vector is two registers, so four.
     const int wide = knn_has_wide_vectors();
-    // Output columns whose whole window lies inside the input's width.
-    int ox_lo = (pad_left + sw - 1) / sw;
-    int ox_hi = (iw - (kw - 1) * dw - 1 + pad_left) / sw + 1;
-    if (ox_hi > ow) ox_hi = ow;
-    if (ox_lo > ox_hi) ox_lo = ox_hi;
+    int ox_lo, ox_hi;
+    knn_inner_columns(iw, kw, sw, dw, pad_left, ow, &ox_lo, &ox_hi);
     for (int oy = oy0; oy < oy1; oy++) {
-        int iy0 = oy * sh - pad_top;
-        int ky0 = 0, ky1 = kh;
-        while (ky0 < kh && iy0 + ky0 * dh < 0) ky0++;
-        while (ky1 > ky0 && iy0 + (ky1 - 1) * dh >= ih) ky1--;
+        int iy0, ky0, ky1;
+        knn_rows_inside(oy, sh, pad_top, kh, dh, ih, &iy0, &ky0, &ky1);
         for (int b = 0; b < blocks; b++) {
             const float *w = packed + (size_t)b * k * KNN_BLOCK;
             const size_t width = (size_t)(n - b * KNN_BLOCK);

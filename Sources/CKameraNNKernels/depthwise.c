@@ -28,16 +28,11 @@ void knn_depthwise(const float *in, int ih, int iw, int c, const float *packed, 
     int blocks = (c + KNN_BLOCK - 1) / KNN_BLOCK;
     int cpad = blocks * KNN_BLOCK;
     const int wide = knn_has_wide_vectors();
-    // Output columns whose whole window is inside the image.
-    int ox_lo = (pad_left + sw - 1) / sw;
-    int ox_hi = (iw - (kw - 1) * dw - 1 + pad_left) / sw + 1;
-    if (ox_hi > ow) ox_hi = ow;
-    if (ox_lo > ox_hi) ox_lo = ox_hi;
+    int ox_lo, ox_hi;
+    knn_inner_columns(iw, kw, sw, dw, pad_left, ow, &ox_lo, &ox_hi);
     for (int oy = oy0; oy < oy1; oy++) {
-        int iy0 = oy * sh - pad_top;
-        int ky0 = 0, ky1 = kh;
-        while (ky0 < kh && iy0 + ky0 * dh < 0) ky0++;
-        while (ky1 > ky0 && iy0 + (ky1 - 1) * dh >= ih) ky1--;
+        int iy0, ky0, ky1;
+        knn_rows_inside(oy, sh, pad_top, kh, dh, ih, &iy0, &ky0, &ky1);
         int full_rows = ky0 == 0 && ky1 == kh;
         if (!(kh == 3 && kw == 3 && dh == 1 && dw == 1 && full_rows)) {
             for (int ox = 0; ox < ow; ox++) DEPTHWISE_PIXEL(ox);

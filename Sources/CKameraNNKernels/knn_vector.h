@@ -35,6 +35,25 @@ typedef float v4u __attribute__((ext_vector_type(4), aligned(4)));
 #define knn_has_wide_vectors() 0
 #endif
 
+// Output columns [lo, hi) of a window convolution whose whole window lies inside the input's
+// width (the rest cross its left or right edge and take per-tap checks).
+static inline void knn_inner_columns(int iw, int kw, int sw, int dw, int pad_left, int ow, int *lo, int *hi) {
+    *lo = (pad_left + sw - 1) / sw;
+    *hi = (iw - (kw - 1) * dw - 1 + pad_left) / sw + 1;
+    if (*hi > ow) *hi = ow;
+    if (*lo > *hi) *lo = *hi;
+}
+
+// For output row oy: the input row of kernel row 0 (iy0) and the kernel rows [ky0, ky1) that
+// fall inside the input.
+static inline void knn_rows_inside(int oy, int sh, int pad_top, int kh, int dh, int ih, int *iy0, int *ky0, int *ky1) {
+    *iy0 = oy * sh - pad_top;
+    *ky0 = 0;
+    *ky1 = kh;
+    while (*ky0 < kh && *iy0 + *ky0 * dh < 0) (*ky0)++;
+    while (*ky1 > *ky0 && *iy0 + (*ky1 - 1) * dh >= ih) (*ky1)--;
+}
+
 // Helpers are macros, not functions: a 512-bit vector may not cross a call boundary in the
 // AVX2 and baseline versions of the kernels (it would change the calling convention).
 #define load16(p) (*(const v16u *)(p))
