@@ -112,13 +112,13 @@ import Testing
     }
 
     @Test(
-        "Tensor sampler: turned looks match plain bilinear sampling, inside (sixteen pixels at a time on AVX-512) and across the border",
+        "Tensor sampler: turned looks match plain bilinear sampling, inside (eight pixels at a time with AVX2) and across the border",
         arguments: [(0.4, 1.3, 40.0, 30.0), (2.5, 0.7, 6.0, 50.0), (-1.1, 1.9, 70.0, 8.0)])
     func turnedSamplingMatchesReference(angle: Double, step: Double, x0: Double, y0: Double) {
         var random = SystemRandomNumberGenerator()
         var image = PixelBuffer(width: 80, height: 60, format: .rgb8)
         for i in image.bytes.indices { image.bytes[i] = UInt8.random(in: 0...255, using: &random) }
-        // 37 columns: two runs of sixteen and a tail of five.
+        // 37 columns: four runs of eight and a tail of five.
         let (width, height) = (37, 11)
         let map = ImageTensorFill.AffineMap(
             x0: x0, y0: y0, dxx: step * cos(angle), dxy: step * sin(angle), dyx: -step * sin(angle), dyy: step * cos(angle))
