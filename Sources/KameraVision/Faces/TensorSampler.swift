@@ -47,27 +47,25 @@ final class TensorSampler: Sendable {
             source, along: map, into: tensor, width: width, height: height, scale: scale, offset: offset)
     }
 
-    /// Level `level` (source pixels shrunk by 2^level), each made straight from the image (up
-    /// to the kernel's largest factor, further levels from that one): the box kernel's cost is
+    /// Level `level` (source pixels shrunk by 2^level), made straight from the image rather than
+    /// from the level before: the box kernel's cost is
     /// in writing its output, so a whole-image look at level 3 takes a fifth of the time of
     /// building levels 1, 2 and 3 in turn (0.13 against 0.64 ms for 1280×960, AVX-512), and a
     /// level is the same whichever look asked for which level first.
     private func pyramidLevel(_ level: Int) -> PixelBuffer {
         guard level > 0 else { return image }
         return levels.withLock { levels in
-            if let made = levels[level] { return made }
+            // Levels up to the kernel's largest factor come from the image; further ones from
+            // the nearest multiple of it below (a fixed chain, whatever was made before).
             let largest = ImageTensorFill.largestReduction.trailingZeroBitCount
-            let made: PixelBuffer
-            if level <= largest {
-                made = ImageTensorFill.reduced(image, by: 1 << level)
-            } else {
-                // Further than one kernel call reaches: from the largest level it makes.
-                let base = levels[largest] ?? ImageTensorFill.reduced(image, by: 1 << largest)
-                levels[largest] = base
-                made = ImageTensorFill.reduced(base, by: 1 << (level - largest))
+            func make(_ level: Int) -> PixelBuffer {
+                if let made = levels[level] { return made }
+                let base = (level - 1) / largest * largest
+                let made = ImageTensorFill.reduced(base == 0 ? image : make(base), by: 1 << (level - base))
+                levels[level] = made
+                return made
             }
-            levels[level] = made
-            return made
+            return make(level)
         }
     }
 }
