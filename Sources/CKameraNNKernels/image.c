@@ -151,7 +151,6 @@ static inline __attribute__((always_inline)) int sample_axis_aligned(const uint8
 
 #if defined(__x86_64__) && defined(__clang__)
 #include <immintrin.h>
-#define KNN_HAS_SAMPLE_EIGHT 1
 // Eight tensor pixels of a row along a general (turned) map, when all their taps lie inside
 // the image: coordinates, weights and blends in AVX2 registers, each pair of horizontal taps
 // gathered as two 4-byte words. Returns 0 (nothing written) when any tap falls outside. The

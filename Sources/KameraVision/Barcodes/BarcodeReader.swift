@@ -58,7 +58,6 @@ struct BarcodeReaderPass: Sendable {
             let read = String(cString: item.text)
             let split = Self.splittingAddOn(text: read, addOn: String(cString: item.ean_add_on))
             let text = split.number
-            let addOn = split.addOn ?? ""
             if text != read { data = Data(text.utf8) }
             let contentType = String(cString: item.content_type)
             let corners = withUnsafeBytes(of: item.corners) { Array($0.bindMemory(to: Int32.self)) }
@@ -84,7 +83,7 @@ struct BarcodeReaderPass: Sendable {
                     symbologyIdentifier: String(cString: item.symbology_identifier),
                     errorCorrectionLevel: ecLevel.isEmpty ? nil : ecLevel,
                     formatVariant: format,
-                    supplementalPayloadString: addOn.isEmpty ? nil : addOn))
+                    supplementalPayloadString: split.addOn))
             lineCounts.append(Int(item.line_count))
         }
         return Self.resolvingAddOnConflicts(results, lineCounts: lineCounts)
