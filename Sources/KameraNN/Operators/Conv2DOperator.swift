@@ -46,14 +46,11 @@ struct Conv2DOperator: ActivationFusing {
                 inputChannels: ic, weights: weightOffset, bias: biasOffset,
                 outputChannels: oc, output: geometry.output, activation: epilogue)
         }
-        if ic <= DirectConvolutionKernel.maximumInputChannels {
-            return DirectConvolutionKernel(
-                geometry: geometry, weights: weightOffset, bias: biasOffset, outputChannels: oc,
-                activation: epilogue)
-        }
-        planner.requireScratch(geometry.outputHeight * geometry.outputWidth * k)
+        // An input of few channels is read directly; only im2col needs scratch.
+        let direct = ic <= ConvolutionKernel.directInputChannels
+        if !direct { planner.requireScratch(geometry.outputHeight * geometry.outputWidth * k) }
         return ConvolutionKernel(
-            geometry: geometry, weights: weightOffset, bias: biasOffset, outputChannels: oc,
+            geometry: geometry, weights: weightOffset, bias: biasOffset, outputChannels: oc, direct: direct,
             activation: epilogue)
     }
 }
@@ -75,35 +72,16 @@ struct PointwiseConvolutionKernel: PlannedKernel {
     }
 }
 
-/// A convolution of an input with few channels (a first layer on the image), read straight
-/// from the input (`knn_conv_direct`): its im2col rows would be too short for the GEMM to pay
-/// for the copy.
-struct DirectConvolutionKernel: PlannedKernel {
-    /// Inputs with at most this many channels are convolved directly.
-    static let maximumInputChannels = 4
-    var geometry: ConvolutionGeometry
-    var weights: Int, bias: Int, outputChannels: Int
-    var activation: PlannedActivation
-    var kernelName: String { geometry.kernelName("conv") }
-
-    func run(_ context: KernelContext) {
-        let g = geometry, n = outputChannels
-        nonisolated(unsafe) let act = context.activation(activation)  // holds a pointer into the shared weights
-        context.parallelRows(g.outputHeight, minimumPerThread: 4) { y0, y1 in
-            knn_conv_direct(
-                context.arena + g.input, Int32(g.inputHeight), Int32(g.inputWidth), Int32(g.inputChannels),
-                Int32(g.kernelHeight), Int32(g.kernelWidth), Int32(g.strideH), Int32(g.strideW),
-                Int32(g.dilationH), Int32(g.dilationW), Int32(g.padTop), Int32(g.padLeft),
-                context.weights + weights, context.weights + bias, Int32(n), context.arena + g.output,
-                Int32(y0), Int32(y1), Int32(g.outputWidth), act)
-        }
-    }
-}
-
-/// Any other convolution: im2col of each row range into scratch, then the GEMM.
+/// Any other convolution: im2col of each row range into scratch, then the GEMM; or, for an
+/// input of few channels (a first layer on the image), read straight from the input
+/// (`knn_conv_direct`), whose im2col rows would be too short for the GEMM to pay for the copy.
 struct ConvolutionKernel: PlannedKernel {
+    /// Inputs with at most this many channels are convolved directly.
+    static let directInputChannels = 4
     var geometry: ConvolutionGeometry
     var weights: Int, bias: Int, outputChannels: Int
+    /// Chosen when the network is compiled (only the im2col path reserves scratch).
+    var direct: Bool
     var activation: PlannedActivation
     var kernelName: String { geometry.kernelName("conv") }
 
@@ -111,6 +89,17 @@ struct ConvolutionKernel: PlannedKernel {
         let g = geometry, n = outputChannels
         let k = g.kernelHeight * g.kernelWidth * g.inputChannels
         nonisolated(unsafe) let act = context.activation(activation)  // holds a pointer into the shared weights
+        if direct {
+            context.parallelRows(g.outputHeight, minimumPerThread: 4) { y0, y1 in
+                knn_conv_direct(
+                    context.arena + g.input, Int32(g.inputHeight), Int32(g.inputWidth), Int32(g.inputChannels),
+                    Int32(g.kernelHeight), Int32(g.kernelWidth), Int32(g.strideH), Int32(g.strideW),
+                    Int32(g.dilationH), Int32(g.dilationW), Int32(g.padTop), Int32(g.padLeft),
+                    context.weights + weights, context.weights + bias, Int32(n), context.arena + g.output,
+                    Int32(y0), Int32(y1), Int32(g.outputWidth), act)
+            }
+            return
+        }
         context.parallelRows(g.outputHeight, minimumPerThread: 4) { y0, y1 in
             let col = context.scratch + y0 * g.outputWidth * k
             knn_im2col(
