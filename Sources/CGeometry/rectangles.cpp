@@ -490,9 +490,18 @@ std::vector<EdgeLine> edgeLines(const std::vector<std::vector<cv::Point>> &outli
     return lines;
 }
 
-/// Quads whose four sides lie on edge lines with most of each side covered.
+/// A quad of four edge lines: how well they cover its sides, and which lines they are.
+struct LineQuad {
+    double score = 0;
+    Corners corners;
+    std::array<int, 4> sides{};
+};
+
+/// Quads whose four sides lie on edge lines, each side at least 30 % covered and 50 % on
+/// average (a card's sides against a crowd or foliage break up into short runs), scored by
+/// coverage and by how little the lines run on past the corners.
 void lineQuads(const std::vector<EdgeLine> &lines, cv::Size size, double minimumSide, double tolerance,
-               std::vector<std::pair<double, Corners>> &out) {
+               std::vector<LineQuad> &out) {
     struct Pair {
         int a, b;
         cv::Point2d direction;
@@ -548,10 +557,18 @@ void lineQuads(const std::vector<EdgeLine> &lines, cv::Size size, double minimum
                 total += c;
                 weakest = std::min(weakest, c);
             }
-            if (weakest < 0.3 || total < 4 * 0.55) continue;
+            if (weakest < 0.3 || total < 4 * 0.5) continue;
             Corners corners;
             for (int k = 0; k < 4; k++) corners[k] = meeting(sides[k], sides[(k + 1) % 4]).point;
-            out.emplace_back(total / 4 + 0.5 * weakest, corners);
+            // Real corners end their edges; a grid's lines run on past every crossing.
+            double runOn = 0;
+            for (int k = 0; k < 4; k++) {
+                double t0 = meeting(sides[k], sides[(k + 3) % 4]).along, t1 = meeting(sides[k], sides[(k + 1) % 4]).along;
+                double reach = std::max(4.0, 0.15 * std::abs(t1 - t0)) * (t1 > t0 ? 1 : -1);
+                runOn += lines[sides[k]].coverage(t0 - reach, t0) + lines[sides[k]].coverage(t1, t1 + reach);
+            }
+            double score = (total / 4 + 0.5 * weakest) * (1 - 0.8 * runOn / 8);
+            out.push_back({score, corners, {sides[0], sides[1], sides[2], sides[3]}});
         }
 }
 
@@ -737,27 +754,46 @@ std::vector<Corners> outlineQuads(const cv::Mat &small, double minimumSmallSide,
 
     std::vector<Corners> coarse;
     {
-        std::vector<std::pair<double, Corners>> fromLines;
+        std::vector<LineQuad> fromLines;
         // Documents look further down the list: a weak side (a card's edge against foliage) ranks
         // below a building's or a board's many strong straight edges.
         const size_t maximumLines = prefersLarge ? 72 : 36;
-        lineQuads(edgeLines(outlines, small.size(), 0.3 * minimumSmallSide, maximumLines), small.size(), minimumSmallSide,
-                  quadratureTolerance, fromLines);
-        std::sort(fromLines.begin(), fromLines.end(), [](auto &a, auto &b) { return a.first > b.first; });
-        // The best-covered 40, and for documents also the next 20 best by coverage and size: a
-        // building's or a board's many small well-edged rectangles would crowd out the page.
-        std::vector<std::pair<double, Corners>> bySize;
-        if (prefersLarge)
-            for (size_t i = 40; i < fromLines.size(); i++) {
-                double size = std::sqrt(std::abs(cv::contourArea(polygon(fromLines[i].second))));
-                bySize.emplace_back(fromLines[i].first * size, fromLines[i].second);
+        std::vector<EdgeLine> lines = edgeLines(outlines, small.size(), 0.3 * minimumSmallSide, maximumLines);
+        lineQuads(lines, small.size(), minimumSmallSide, quadratureTolerance, fromLines);
+        std::sort(fromLines.begin(), fromLines.end(), [](auto &a, auto &b) { return a.score > b.score; });
+        // The best-covered 40, and for documents also the 20 best by coverage and size, passing
+        // over a quad when two of its lines already serve `maximumUses` chosen quads: a
+        // building's or a board's grid of well-edged lines makes thousands of fully covered
+        // quads, which crowded out a card lying on it (ranked 900th to 1900th).
+        constexpr int maximumUses = 3;
+        std::vector<int> uses(lines.size(), 0);
+        std::vector<bool> taken(fromLines.size(), false);
+        auto choose = [&](const std::vector<size_t> &order, size_t count) {
+            size_t chosen = 0;
+            for (size_t i : order) {
+                if (chosen >= count) break;
+                if (taken[i]) continue;
+                int saturated = 0;
+                for (int side : fromLines[i].sides) saturated += uses[side] >= maximumUses;
+                if (saturated >= 2) continue;
+                for (int side : fromLines[i].sides) uses[side]++;
+                taken[i] = true;
+                coarse.push_back(fromLines[i].corners);
+                chosen++;
             }
-        size_t keep = std::min<size_t>(20, bySize.size());
-        std::partial_sort(bySize.begin(), bySize.begin() + keep, bySize.end(),
-                          [](auto &a, auto &b) { return a.first > b.first; });
-        if (fromLines.size() > 40) fromLines.resize(40);
-        for (auto &[score, quad] : fromLines) coarse.push_back(quad);
-        for (size_t i = 0; i < keep; i++) coarse.push_back(bySize[i].second);
+        };
+        std::vector<size_t> order(fromLines.size());
+        for (size_t i = 0; i < order.size(); i++) order[i] = i;
+        choose(order, 40);
+        if (prefersLarge) {
+            std::vector<double> bySize(fromLines.size());
+            for (size_t i = 0; i < fromLines.size(); i++)
+                bySize[i] = fromLines[i].score * std::sqrt(std::abs(cv::contourArea(polygon(fromLines[i].corners))));
+            // Ties keep the coverage order (std::stable_sort warns under this libstdc++).
+            std::sort(order.begin(), order.end(),
+                      [&](size_t x, size_t y) { return bySize[x] != bySize[y] ? bySize[x] > bySize[y] : x < y; });
+            choose(order, 20);
+        }
     }
     for (auto &outline : outlines) {
         cv::Rect box = cv::boundingRect(outline);
@@ -774,6 +810,7 @@ std::vector<Corners> outlineQuads(const cv::Mat &small, double minimumSmallSide,
     }
     return coarse;
 }
+
 
 /// `refineSide` on each plane: the fit with the most support.
 SideFit refineSideOn(const std::vector<cv::Mat> &planes, cv::Point2d a, cv::Point2d b, double radius,
