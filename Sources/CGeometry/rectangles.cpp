@@ -575,10 +575,11 @@ void lineQuads(const std::vector<EdgeLine> &lines, cv::Size size, double minimum
 /// A screen's dark bezel round its bright picture, a card's printed frame: the strongest
 /// outline can lie just inside the object's real one, the band between them one even tone.
 /// Each side is looked for again just outside (3 px to a tenth of the shorter side) and just
-/// inside (the outline found may mix inner and outer sides). A side whose outer edge is lost
-/// against something as dark as the bezel takes the faint edge found outside it (on 45–60 % of
-/// the side) if there is one, else the opposite band's width: one such side when two others
-/// moved out, or two adjacent ones when the other two already lie on the outer edge.
+/// inside (the outline found may mix inner and outer sides); outside, an edge along 45 % of
+/// the side will do (a black bezel against dark fur or a busy board). A side whose outer edge
+/// is lost against something as dark as the bezel takes the opposite band's width, scaled for
+/// perspective: one such side when two others moved out, or two adjacent ones when the other
+/// two moved out or already lie on the outer edge.
 /// Of every reading of the sides (outside, inside or lost) whose bands are one even tone, the
 /// most even wins, and `corners` (full resolution, continuous coordinates) become its outer
 /// quad.
@@ -591,7 +592,7 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
     const double inner = 3, outer = std::max(8.0, 0.1 * shorter);
 
     enum class Band { outside, inside, lost };
-    std::array<SideFit, 4> sides, outward, inward, faintOutward;
+    std::array<SideFit, 4> sides, outward, inward;
     std::array<cv::Point2d, 4> normals;
     for (int k = 0; k < 4; k++) {
         cv::Point2d a = c[k], b = c[(k + 1) % 4], u = (b - a) / cv::norm(b - a), n(-u.y, u.x);
@@ -609,11 +610,11 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
         sides[k].point = a;
         sides[k].direction = b - a;
         sides[k].fitted = true;
-        outward[k] = faintOutward[k] = parallelEdge(1);
+        outward[k] = parallelEdge(1);
         inward[k] = parallelEdge(-1);
-        outward[k].fitted = outward[k].fitted && outward[k].support >= 0.6;
         inward[k].fitted = inward[k].fitted && inward[k].support >= 0.6;
-        faintOutward[k].fitted = faintOutward[k].fitted && faintOutward[k].support >= 0.45;
+        // Outside, a faint edge counts too (a black bezel on dark fur shows on half its side).
+        outward[k].fitted = outward[k].fitted && outward[k].support >= 0.45;
     }
 
     // The outer quad for one reading of the sides, when its bands are one even tone.
@@ -635,9 +636,9 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
             }
         }
         // A lost side takes the width of the opposite band. One lost side needs two that moved
-        // out; two (adjacent) lost sides, the other two lying on the outer edge already with the
-        // inner one found inside them (a screen's picture edge).
-        bool enough = lost.empty() ? moved > 0 : lost.size() == 1 ? moved >= 2 : lost.size() == 2 && inside == 2;
+        // out; two (adjacent) lost sides, the other two moved out or lying on the outer edge
+        // already with the inner one found inside them (a screen's picture edge).
+        bool enough = lost.empty() ? moved > 0 : lost.size() == 1 ? moved >= 2 : lost.size() == 2 && (inside == 2 || moved == 2);
         if (!enough) return false;
         for (int k : lost) {
             if (reading[(k + 2) % 4] == Band::lost) return false;
@@ -645,12 +646,14 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
             cv::Point2d d = o.direction / cv::norm(o.direction);
             double width = std::abs((o.point - e.point).dot(cv::Point2d(-d.y, d.x)));
             if (width < inner) return false;
+            // Perspective: a band is as much wider than the opposite one as its side is longer.
+            width *= cv::norm(c[(k + 1) % 4] - c[k]) / cv::norm(c[(k + 3) % 4] - c[(k + 2) % 4]);
             otherEdges[k] = sides[k];
             outerLines[k] = sides[k];
             outerLines[k].point += normals[k] * width;
             // A faint edge just outside (black bezel on dark fur) places it better than a
             // width borrowed from a band that may be wider.
-            if (faintOutward[k].fitted) outerLines[k] = faintOutward[k];
+            if (outward[k].fitted) outerLines[k] = outward[k];
         }
         for (int k = 0; k < 4; k++) {
             const SideFit &before = outerLines[(k + 3) % 4], &after = outerLines[k];
