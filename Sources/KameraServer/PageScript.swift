@@ -143,7 +143,10 @@ enum PageScript {
               const header = new Uint8Array(4);
               new DataView(header.buffer).setUint32(0, id, true);
               inFlight.set(id, { sent: performance.now(), frame });
-              socket.send(await new Blob([header, blob]).arrayBuffer());
+              const bytes = await new Blob([header, blob]).arrayBuffer();
+              // Stop may have closed the socket while the frame was being encoded.
+              if (!socket || socket.readyState !== 1) { inFlight.delete(id); break; }
+              socket.send(bytes);
               state.frames++;
               await nextVideoFrame(video);
             }

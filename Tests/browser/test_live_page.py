@@ -61,6 +61,9 @@ def main():
     try:
         driver.get(url)
         check(driver.title == "Kamera", "the page loads")
+        # As a user would: the camera list has loaded before Start is pressed.
+        check(bool(wait_for(driver, "return document.getElementById('camera').options.length >= 2")),
+              "the camera list shows the browser's and the server's cameras")
         driver.find_element(By.ID, "start").click()
         results = wait_for(driver, "return window.kamera.results > 30 && window.kamera.results")
         check(bool(results), f"live results arrive ({results} after start)")
