@@ -814,7 +814,6 @@ std::vector<Corners> outlineQuads(const cv::Mat &small, double minimumSmallSide,
     return coarse;
 }
 
-
 /// `refineSide` on each plane: the fit with the most support.
 SideFit refineSideOn(const std::vector<cv::Mat> &planes, cv::Point2d a, cv::Point2d b, double radius,
                      double threshold, bool consensus) {
