@@ -398,8 +398,8 @@ struct EdgeLine {
 
 /// Straight runs of the edge outlines merged into lines: a side broken by glare, low contrast
 /// or something lying across it is still one line, which a closed contour cannot offer.
-std::vector<EdgeLine> edgeLines(const std::vector<std::vector<cv::Point>> &outlines, cv::Size size, double minimumSupport,
-                                size_t maximumLines) {
+std::vector<EdgeLine> edgeLines(const std::vector<std::vector<cv::Point>> &outlines, cv::Size size,
+                                double minimumSupport) {
     std::vector<std::pair<cv::Point2d, cv::Point2d>> segments;
     std::vector<cv::Point> polyline;
     for (auto &outline : outlines) {
@@ -486,8 +486,101 @@ std::vector<EdgeLine> edgeLines(const std::vector<std::vector<cv::Point>> &outli
     lines.erase(std::remove_if(lines.begin(), lines.end(), [&](const EdgeLine &l) { return l.support < minimumSupport; }),
                 lines.end());
     std::sort(lines.begin(), lines.end(), [](const EdgeLine &a, const EdgeLine &b) { return a.support > b.support; });
-    if (lines.size() > maximumLines) lines.resize(maximumLines);
     return lines;
+}
+
+/// The `count` best-supported of `lines` (sorted best first), and also the best `perOrientation`
+/// in each 10° band of orientation. A building's or a board's straight edges run in a few
+/// directions and outnumber the sides of a card lying askew on it: a side 200 px long ranked
+/// 150th of all lines but first in its own direction.
+std::vector<EdgeLine> strongestLines(const std::vector<EdgeLine> &lines, size_t count, int perOrientation) {
+    constexpr int bands = 18;
+    std::array<int, bands> seen{};
+    std::vector<EdgeLine> chosen;
+    for (size_t i = 0; i < lines.size(); i++) {
+        cv::Point2d u = lines[i].direction;
+        if (u.y < 0 || (u.y == 0 && u.x < 0)) u = -u;  // orientation in [0°, 180°)
+        int band = std::min(bands - 1, static_cast<int>(std::atan2(u.y, u.x) / CV_PI * bands));
+        if (i < count || seen[band] < perOrientation) chosen.push_back(lines[i]);
+        seen[band]++;
+    }
+    return chosen;
+}
+
+/// Adds the edge map's own evidence to each line's spans: where along it an edge pixel lies
+/// within 1 px across, its gradient across the line, after refitting the line once to those
+/// pixels. Outline segments break up wherever noise or texture crossing a side wiggles its
+/// edge by more than their 1.5 px tolerance, so a sharp side could show on a quarter of its
+/// length; its pixels show most of it.
+void addEdgePixelSpans(std::vector<EdgeLine> &lines, const cv::Mat &edges, const cv::Mat &gx, const cv::Mat &gy) {
+    const int width = edges.cols, height = edges.rows;
+    auto onEdge = [&](cv::Point2d q, cv::Point2d n) {
+        int x = static_cast<int>(std::lround(q.x)), y = static_cast<int>(std::lround(q.y));
+        if (x < 0 || y < 0 || x >= width || y >= height || !edges.at<uint8_t>(y, x)) return false;
+        double a = gx.at<int16_t>(y, x), b = gy.at<int16_t>(y, x);
+        return std::abs(a * n.x + b * n.y) >= 0.9 * std::hypot(a, b);  // within 25° of across
+    };
+    for (auto &line : lines) {
+        for (int pass = 0; pass < 2; pass++) {
+            // The stretch of the line inside the image.
+            double t0 = -1e18, t1 = 1e18;
+            auto clip = [&](double p, double d, double high) {
+                if (std::abs(d) < 1e-12) {
+                    if (p < 0 || p > high) t0 = 1, t1 = 0;
+                    return;
+                }
+                double a = -p / d, b = (high - p) / d;
+                t0 = std::max(t0, std::min(a, b));
+                t1 = std::min(t1, std::max(a, b));
+            };
+            clip(line.point.x, line.direction.x, width - 1);
+            clip(line.point.y, line.direction.y, height - 1);
+            std::vector<std::pair<double, double>> spans;
+            std::vector<cv::Point2f> pixels;
+            double runStart = 0, last = 0;
+            bool inRun = false;
+            for (double t = std::ceil(t0); t <= t1; t += 1) {
+                cv::Point2d q = line.point + line.direction * t;
+                bool hit = false;
+                for (double d : {0.0, -1.0, 1.0})
+                    if (onEdge(q + line.normal * d, line.normal)) {
+                        pixels.push_back(q + line.normal * d);
+                        hit = true;
+                        break;
+                    }
+                if (!hit) continue;
+                // Gaps of up to 2 px are the same run.
+                if (!inRun || t - last > 3) {
+                    if (inRun) spans.emplace_back(runStart, last + 1);
+                    runStart = t;
+                    inRun = true;
+                }
+                last = t;
+            }
+            if (inRun) spans.emplace_back(runStart, last + 1);
+            if (pass == 0 && pixels.size() >= 8) {
+                // A line from short segments may be tilted by a degree: refit to its pixels.
+                cv::Vec4f fit;
+                cv::fitLine(pixels, fit, cv::DIST_HUBER, 0, 0.01, 0.01);
+                cv::Point2d u(fit[0], fit[1]), origin(fit[2], fit[3]);
+                if (u.dot(line.direction) < 0) u = -u;
+                if (u.dot(line.direction) > std::cos(2 * CV_PI / 180)) {
+                    // The old point projected, so positions along the line (its spans) still hold.
+                    line.point = origin + u * (line.point - origin).dot(u);
+                    line.direction = u;
+                    line.normal = cv::Point2d(-u.y, u.x);
+                    line.offset = line.point.dot(line.normal);
+                    continue;
+                }
+            }
+            // Runs shorter than 4 px are texture crossing the line, not an edge along it.
+            for (auto &span : spans)
+                if (span.second - span.first >= 4) line.spans.push_back(span);
+            line.mergeSpans();
+            line.support = line.coverageLength();
+            break;
+        }
+    }
 }
 
 /// A quad of four edge lines: how well they cover its sides, and which lines they are.
@@ -739,12 +832,14 @@ std::vector<Corners> outlineQuads(const cv::Mat &small, double minimumSmallSide,
     cv::GaussianBlur(small, smooth, cv::Size(5, 5), 0);
 
     std::vector<std::vector<cv::Point>> outlines;
+    cv::Mat faintEdges;  // the lowest contrast's edge pixels, one wide
     cv::Mat kernel = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3));
     // Edges at three contrasts: faint page edges on a light desk, and strong ones that would
     // otherwise merge with clutter at the low thresholds.
     for (auto [low, high] : {std::pair{8.0, 24.0}, std::pair{24.0, 72.0}, std::pair{60.0, 180.0}}) {
         cv::Mat edges;
         cv::Canny(smooth, edges, low, high, 3, true);
+        if (faintEdges.empty()) faintEdges = edges.clone();
         cv::dilate(edges, edges, kernel);
         addOutlines(edges, outlines);
     }
@@ -761,7 +856,12 @@ std::vector<Corners> outlineQuads(const cv::Mat &small, double minimumSmallSide,
         // Documents look further down the list: a weak side (a card's edge against foliage) ranks
         // below a building's or a board's many strong straight edges.
         const size_t maximumLines = prefersLarge ? 72 : 36;
-        std::vector<EdgeLine> lines = edgeLines(outlines, small.size(), 0.3 * minimumSmallSide, maximumLines);
+        std::vector<EdgeLine> lines =
+            strongestLines(edgeLines(outlines, small.size(), 0.3 * minimumSmallSide), maximumLines, 3);
+        cv::Mat gx, gy;
+        cv::Sobel(smooth, gx, CV_16S, 1, 0);
+        cv::Sobel(smooth, gy, CV_16S, 0, 1);
+        addEdgePixelSpans(lines, faintEdges, gx, gy);
         lineQuads(lines, small.size(), minimumSmallSide, quadratureTolerance, fromLines);
         std::sort(fromLines.begin(), fromLines.end(), [](auto &a, auto &b) { return a.score > b.score; });
         // The best-covered 40, and for documents also the 20 best by coverage and size, passing
@@ -949,11 +1049,12 @@ std::vector<Candidate> detect(const cv::Mat &gray, const std::vector<cv::Mat> &o
     std::sort(found.begin(), found.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
     // Size ranks the page above a paragraph on it. Two readings of one object that differ in
     // one side (a side on the object's edge, or on a building's edge just beside it) are
-    // alike in size, and there the better-edged one is the object.
+    // alike in size (within a fifth: a sign with a strip of facade beside it), and there the
+    // better-edged one is the object.
     if (o.prefers_large)
         for (size_t i = 0; i < found.size(); i++)
             for (size_t j = i + 1; j < found.size(); j++)
-                if (found[j].confidence > found[i].confidence && overlap(found[i].corners, found[j].corners) >= 0.85) {
+                if (found[j].confidence > found[i].confidence && overlap(found[i].corners, found[j].corners) >= 0.8) {
                     std::rotate(found.begin() + i, found.begin() + j, found.begin() + j + 1);
                     j = i;  // look again from the new one
                 }

@@ -19,7 +19,9 @@ struct RectangleFinder {
 
     /// Below this best confidence on the gray image, the colour-opponent images are searched
     /// too: a sign or card can differ from what it lies on in colour and hardly in brightness.
-    static let colourSearchBelow: Float = 0.5
+    /// (At 0.5, a half of a blue sign found on the gray levels at 0.52 kept the whole sign,
+    /// found at 1.0 on the colour planes, from being looked for.)
+    static let colourSearchBelow: Float = 0.6
 
     /// A document found on the gray levels that covers less than this share of the photo may
     /// be something on or beside the page (a chip on a board beside a card): the colour
