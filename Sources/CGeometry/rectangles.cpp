@@ -925,6 +925,45 @@ SideFit refineSideOn(const std::vector<cv::Mat> &planes, cv::Point2d a, cv::Poin
     return best;
 }
 
+/// Whether side `k` of `inner` lies on a side of `outer`: both its ends within `tolerance` of
+/// that side's line and the two nearly parallel.
+bool sharesSide(const Corners &inner, int k, const Corners &outer, double tolerance) {
+    cv::Point2d a = inner[k], b = inner[(k + 1) % 4];
+    for (int j = 0; j < 4; j++) {
+        cv::Point2d p = outer[j], d = outer[(j + 1) % 4] - outer[j];
+        double length = cv::norm(d);
+        if (length < 1) continue;
+        cv::Point2d n(-d.y / length, d.x / length);
+        if (std::abs((a - p).dot(n)) <= tolerance && std::abs((b - p).dot(n)) <= tolerance) return true;
+    }
+    return false;
+}
+
+/// A quad inside a larger candidate and lying along one of its sides is a piece of it (a
+/// card's picture sharing the card's top and right edges, whose printed lines close it off):
+/// its confidence is kept below the larger one's when that one is nearly as well edged, so
+/// the object outranks its pieces in every ranking after this one (the Swift side's too).
+void demotePieces(std::vector<Candidate> &found) {
+    std::vector<double> areas;
+    for (auto &c : found) areas.push_back(std::abs(cv::contourArea(polygon(c.corners))));
+    std::vector<double> original;
+    for (auto &c : found) original.push_back(c.confidence);
+    for (size_t i = 0; i < found.size(); i++)
+        for (size_t j = 0; j < found.size(); j++) {
+            if (i == j || areas[j] < 1.2 * areas[i] || original[j] < 0.85 * original[i]) continue;
+            std::vector<cv::Point2f> common;
+            double shared = cv::intersectConvexConvex(polygon(found[i].corners), polygon(found[j].corners), common, true);
+            if (shared < 0.95 * areas[i]) continue;
+            double tolerance = std::max(2.0, 0.01 * cv::norm(found[j].corners[2] - found[j].corners[0]));
+            bool alongSide = false;
+            for (int k = 0; k < 4 && !alongSide; k++) alongSide = sharesSide(found[i].corners, k, found[j].corners, tolerance);
+            if (!alongSide) continue;
+            double capped = std::min(found[i].confidence, 0.95 * original[j]);
+            found[i].score -= found[i].confidence - capped;
+            found[i].confidence = capped;
+        }
+}
+
 /// `otherPlanes`: images of `gray`'s size a side may also be fitted on.
 std::vector<Candidate> detect(const cv::Mat &gray, const std::vector<cv::Mat> &otherPlanes,
                               const kgeo_rectangle_options &o) {
@@ -1046,6 +1085,7 @@ std::vector<Candidate> detect(const cv::Mat &gray, const std::vector<cv::Mat> &o
         found.push_back(candidate);
     }
 
+    if (!o.prefers_large) demotePieces(found);
     std::sort(found.begin(), found.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
     // Size ranks the page above a paragraph on it. Two readings of one object that differ in
     // one side (a side on the object's edge, or on a building's edge just beside it) are

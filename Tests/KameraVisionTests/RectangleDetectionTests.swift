@@ -50,6 +50,22 @@ import Testing
         #expect(try await defaults.perform(on: scene.image).count <= 1)
     }
 
+    @Test("A card's printed picture, closed off along two of the card's own edges, does not outrank the card")
+    func objectBeforeItsPieces() async throws {
+        // Frames 56-57 of this clip: the picture printed on the card shares its top and right
+        // edges and was better edged than the card against the dark film.
+        let sequence = try TrackingSequence.make(video: "Megamind.avi", target: .card, challenge: .exit, seed: 3011, frameCount: 90)
+        for frame in sequence.frames[56...57] {
+            var request = DetectRectanglesRequest()
+            request.minimumSize = 0.1
+            request.minimumAspectRatio = 0.55
+            request.maximumAspectRatio = 0.72
+            let best = try #require(try await request.perform(on: Image(pixelBuffer: frame.image)).first)
+            let error = GeometryTestScenes.cornerError(best.pixelCorners, frame.corners)
+            #expect(error < 8, "the first rectangle is \(error) px from the card")
+        }
+    }
+
     @Test("minimumSize and the aspect-ratio range filter what is reported")
     func filters() async throws {
         let scene = try GeometryTestScenes.make(GeometryTestScenes.cases[4])

@@ -1,9 +1,11 @@
 import KameraCore
 
-/// The rectangles part of ``LiveScanner``: detection (tens of milliseconds) only while fewer
-/// rectangles are followed than asked for, at most every `searchInterval` frames; between
-/// detections each rectangle is followed by its corners (a few milliseconds) until its
-/// tracker loses it.
+/// The rectangles part of ``LiveScanner``: detection (tens of milliseconds) every
+/// `searchInterval` frames; between detections each rectangle is followed by its corners (a few
+/// milliseconds) until its tracker loses it. When as many are followed as asked for, a newly
+/// detected rectangle takes the place of one the search did not find again: otherwise
+/// whatever filled the slots while the object was out of view (a lamp, a window) would be
+/// followed for ever and the object never taken up.
 struct RectangleFollower {
     private struct Track {
         var id: Int
@@ -40,18 +42,30 @@ struct RectangleFollower {
         tracks = kept
         let wanted = detection.maximumObservations == 0 ? Int.max : detection.maximumObservations
         framesSinceSearch = framesSinceSearch == Int.max ? Int.max : framesSinceSearch + 1
-        if tracks.count < wanted, framesSinceSearch >= searchInterval {
+        if framesSinceSearch >= searchInterval {
             framesSinceSearch = 0
-            for found in try detection.perform(in: context) where tracks.count < wanted {
+            var confirmed: Set<Int> = []
+            var fresh: [RectangleObservation] = []
+            for found in try detection.perform(in: context) {
                 // Already followed: the same corners within 5 % of its size.
                 let tolerance = 0.05 * max(found.pixelBounds.width, found.pixelBounds.height)
-                let known = results.contains { r in
+                let known = results.first { r in
                     zip(r.observation.pixelCorners.corners, found.pixelCorners.corners).allSatisfy { $0.distance(to: $1) < tolerance }
                 }
-                if known { continue }
+                if let known { confirmed.insert(known.rectangleID) } else { fresh.append(found) }
+            }
+            for found in fresh {
+                if tracks.count >= wanted {
+                    // The oldest followed rectangle this search did not find again makes room.
+                    guard let stale = tracks.first(where: { !confirmed.contains($0.id) }) else { break }
+                    tracks.removeAll { $0.id == stale.id }
+                    results.removeAll { $0.rectangleID == stale.id }
+                    events.append(ScanEvent(type: .lost, kind: .rectangle, id: String(stale.id), time: time))
+                }
                 let request = TrackRectangleRequest(detectedRectangle: found)
                 _ = try request.perform(in: context)  // starts the tracker on this frame
                 tracks.append(Track(id: nextID, request: request))
+                confirmed.insert(nextID)
                 results.append(TrackedRectangle(rectangleID: nextID, observation: found, isDetected: true))
                 events.append(ScanEvent(type: .appeared, kind: .rectangle, id: String(nextID), time: time))
                 nextID += 1
