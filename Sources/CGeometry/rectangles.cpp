@@ -673,10 +673,14 @@ void lineQuads(const std::vector<EdgeLine> &lines, cv::Size size, double minimum
 /// is lost against something as dark as the bezel takes the opposite band's width, scaled for
 /// perspective: one such side when two others moved out, or two adjacent ones when the other
 /// two moved out or already lie on the outer edge.
-/// Of every reading of the sides (outside, inside or lost) whose bands are one even tone, the
-/// most even wins, and `corners` (full resolution, continuous coordinates) become its outer
-/// quad.
-bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, double threshold) {
+/// A side may also lie on a side of another detected outline (`detected`, full resolution) just
+/// outside it: the detector fitted that one along the whole bezel's edge, where the search
+/// just outside can stop on the blur of the picture's own bright edge.
+/// Of every reading of the sides (outside, inside, lost or detected) whose bands are one even
+/// tone, the most even wins, and `corners` (full resolution, continuous coordinates) become
+/// its outer quad.
+bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, double threshold,
+                     const std::vector<Corners> &detected) {
     Corners c;
     for (int k = 0; k < 4; k++) c[k] = corners[k] * scale;
     cv::Point2d centre = (c[0] + c[1] + c[2] + c[3]) / 4;
@@ -684,8 +688,8 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
     for (int k = 0; k < 4; k++) shorter = std::min(shorter, cv::norm(c[(k + 1) % 4] - c[k]));
     const double inner = 3, outer = std::max(8.0, 0.1 * shorter);
 
-    enum class Band { outside, inside, lost };
-    std::array<SideFit, 4> sides, outward, inward;
+    enum class Band { outside, inside, lost, detected };
+    std::array<SideFit, 4> sides, outward, inward, onDetected;
     std::array<cv::Point2d, 4> normals;
     for (int k = 0; k < 4; k++) {
         cv::Point2d a = c[k], b = c[(k + 1) % 4], u = (b - a) / cv::norm(b - a), n(-u.y, u.x);
@@ -708,6 +712,20 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
         inward[k].fitted = inward[k].fitted && inward[k].support >= 0.6;
         // Outside, a faint edge counts too (a black bezel on dark fur shows on half its side).
         outward[k].fitted = outward[k].fitted && outward[k].support >= 0.45;
+        // The nearest detected side parallel to this one (within 3°) and just outside it.
+        for (const Corners &other : detected)
+            for (int j = 0; j < 4; j++) {
+                cv::Point2d p = other[j] * scale, q = other[(j + 1) % 4] * scale, d = q - p;
+                double length = cv::norm(d);
+                if (length < 1 || std::abs(d.x * u.y - d.y * u.x) > std::sin(3 * CV_PI / 180) * length) continue;
+                double offset = ((p + q) / 2 - (a + b) / 2).dot(n);
+                // A detected edge is evidence enough a little further out than the search reaches.
+                if (offset < inner || offset > 1.5 * outer) continue;
+                if (onDetected[k].fitted && offset >= (onDetected[k].point - a).dot(n)) continue;
+                onDetected[k].point = p;
+                onDetected[k].direction = d;
+                onDetected[k].fitted = true;
+            }
     }
 
     // The outer quad for one reading of the sides, when its bands are one even tone.
@@ -719,6 +737,9 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
             switch (reading[k]) {
             case Band::outside:
                 outerLines[k] = outward[k], otherEdges[k] = sides[k], moved++;
+                break;
+            case Band::detected:
+                outerLines[k] = onDetected[k], otherEdges[k] = sides[k], moved++;
                 break;
             case Band::inside:
                 outerLines[k] = sides[k], otherEdges[k] = inward[k], inside++;
@@ -805,12 +826,13 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
     Corners found;
     bool ok = false;
     double best = 1e9;
-    for (int code = 0; code < 81; code++) {
+    for (int code = 0; code < 256; code++) {
         std::array<Band, 4> reading;
         bool possible = true;
-        for (int k = 0, rest = code; k < 4; k++, rest /= 3) {
-            reading[k] = static_cast<Band>(rest % 3);
-            if ((reading[k] == Band::outside && !outward[k].fitted) || (reading[k] == Band::inside && !inward[k].fitted))
+        for (int k = 0, rest = code; k < 4; k++, rest /= 4) {
+            reading[k] = static_cast<Band>(rest % 4);
+            if ((reading[k] == Band::outside && !outward[k].fitted) || (reading[k] == Band::inside && !inward[k].fitted) ||
+                (reading[k] == Band::detected && !onDetected[k].fitted))
                 possible = false;
         }
         Corners quad;
@@ -1111,11 +1133,14 @@ std::vector<Candidate> detect(const cv::Mat &gray, const std::vector<cv::Mat> &o
         if (o.maximum_observations > 0 && static_cast<int>(kept.size()) >= o.maximum_observations) break;
     }
     // Documents: the object's outline, not the picture on it.
-    if (o.prefers_large)
+    if (o.prefers_large) {
+        std::vector<Corners> detected;
+        for (auto &c : found) detected.push_back(c.corners);
         for (auto &k : kept) {
             Corners outer = k.corners;
-            if (enclosingBorder(refineImage, refineScale, outer, threshold)) k.corners = ordered(outer);
+            if (enclosingBorder(refineImage, refineScale, outer, threshold, detected)) k.corners = ordered(outer);
         }
+    }
     return kept;
 }
 
