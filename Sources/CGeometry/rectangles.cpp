@@ -1068,7 +1068,12 @@ std::vector<Candidate> detect(const cv::Mat &gray, const std::vector<cv::Mat> &o
             runOn += continuation(refineImage, corners[(k + 3) % 4] * refineScale, c, threshold);
             runOn += continuation(refineImage, corners[(k + 1) % 4] * refineScale, c, threshold);
         }
-        confidence *= 1 - 0.6 * (runOn / 8);
+        // A document lies on something: its outline ends at its corners, and one whose sides run
+        // on is made of a building's or a board's longer lines (a quarter off for each side end
+        // that runs on fully). Rectangles in general may be cells of a grid and keep the lighter
+        // weight.
+        const double runOnWeight = o.prefers_large ? 2.0 : 0.6;
+        confidence *= std::max(0.0, 1 - runOnWeight * (runOn / 8));
         if (confidence < o.minimum_confidence || confidence <= 0) continue;
 
         std::vector<cv::Point2f> outline = polygon(corners);
