@@ -3,9 +3,10 @@ import KameraCore
 /// The rectangles part of ``LiveScanner``: detection (tens of milliseconds) every
 /// `searchInterval` frames; between detections each rectangle is followed by its corners (a few
 /// milliseconds) until its tracker loses it. When as many are followed as asked for, a newly
-/// detected rectangle takes the place of one the search did not find again: otherwise
-/// whatever filled the slots while the object was out of view (a lamp, a window) would be
-/// followed for ever and the object never taken up.
+/// detected rectangle takes the place of a followed one the search no longer finds at all:
+/// otherwise whatever filled the slots while the object was out of view (a lamp, a window)
+/// would be followed for ever and the object never taken up. A followed rectangle the search
+/// still finds keeps its place (and its ID) even when something else now ranks above it.
 struct RectangleFollower {
     private struct Track {
         var id: Int
@@ -46,17 +47,24 @@ struct RectangleFollower {
             framesSinceSearch = 0
             var confirmed: Set<Int> = []
             var fresh: [RectangleObservation] = []
-            for found in try detection.perform(in: context) {
-                // Already followed: the same corners within 5 % of its size.
+            // Every rectangle the request would report, best first, so a followed one ranked
+            // below `maximumObservations` still counts as found.
+            var everything = detection
+            everything.maximumObservations = 0
+            for found in try everything.perform(in: context) {
+                // Already followed: the same corners within 5 % of its size, or another reading
+                // of the same object (mostly the same area: a side on the object's printed
+                // frame, say).
                 let tolerance = 0.05 * max(found.pixelBounds.width, found.pixelBounds.height)
                 let known = results.first { r in
                     zip(r.observation.pixelCorners.corners, found.pixelCorners.corners).allSatisfy { $0.distance(to: $1) < tolerance }
+                        || r.observation.pixelBounds.intersectionOverUnion(found.pixelBounds) >= 0.5
                 }
                 if let known { confirmed.insert(known.rectangleID) } else { fresh.append(found) }
             }
             for found in fresh {
                 if tracks.count >= wanted {
-                    // The oldest followed rectangle this search did not find again makes room.
+                    // The oldest followed rectangle this search did not find at all makes room.
                     guard let stale = tracks.first(where: { !confirmed.contains($0.id) }) else { break }
                     tracks.removeAll { $0.id == stale.id }
                     results.removeAll { $0.rectangleID == stale.id }
