@@ -718,6 +718,10 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
                 cv::Point2d p = other[j] * scale, q = other[(j + 1) % 4] * scale, d = q - p;
                 double length = cv::norm(d);
                 if (length < 1 || std::abs(d.x * u.y - d.y * u.x) > std::sin(3 * CV_PI / 180) * length) continue;
+                // Alongside this side (its middle within the side's extent), not a parallel edge
+                // elsewhere in the photo.
+                double along = ((p + q) / 2 - a).dot(u);
+                if (along < 0 || along > cv::norm(b - a)) continue;
                 double offset = ((p + q) / 2 - (a + b) / 2).dot(n);
                 // A detected edge is evidence enough a little further out than the search reaches.
                 if (offset < inner || offset > 1.5 * outer) continue;
