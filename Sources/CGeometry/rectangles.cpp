@@ -952,7 +952,7 @@ SideFit refineSideOn(const std::vector<cv::Mat> &planes, cv::Point2d a, cv::Poin
 }
 
 /// Whether side `k` of `inner` lies on a side of `outer`: both its ends within `tolerance` of
-/// that side's line and the two nearly parallel.
+/// that side's line (which also keeps the two parallel within the tolerance over its length).
 bool sharesSide(const Corners &inner, int k, const Corners &outer, double tolerance) {
     cv::Point2d a = inner[k], b = inner[(k + 1) % 4];
     for (int j = 0; j < 4; j++) {
