@@ -990,6 +990,35 @@ void demotePieces(std::vector<Candidate> &found) {
         }
 }
 
+/// Document outlines that are another one extended onto the background: a card's side carried
+/// on along a building's floor lines to a larger quad that contains the card. Such a quad is
+/// hardly better edged than the card (the building's lines are sharp too) and wins on size; the
+/// card's outline is the only one that ends where the object does. A quad is dropped when it
+/// contains another one, at least 1.2 times that one's area, runs along one of its sides and
+/// is less than 1/0.9 times as well edged. (The rectangle request keeps the larger one, `demotePieces`: there a
+/// quad inside another and along its side is a piece of it, a picture printed on a card.)
+void dropExtensions(std::vector<Candidate> &found) {
+    std::vector<double> areas;
+    for (auto &c : found) areas.push_back(std::abs(cv::contourArea(polygon(c.corners))));
+    std::vector<bool> extension(found.size(), false);
+    for (size_t large = 0; large < found.size(); large++)
+        for (size_t small = 0; small < found.size() && !extension[large]; small++) {
+            if (small == large || areas[large] < 1.2 * areas[small]) continue;
+            if (found[small].confidence < 0.9 * found[large].confidence) continue;
+            std::vector<cv::Point2f> common;
+            double shared =
+                cv::intersectConvexConvex(polygon(found[small].corners), polygon(found[large].corners), common, true);
+            if (shared < 0.95 * areas[small]) continue;
+            double tolerance = std::max(2.0, 0.01 * cv::norm(found[large].corners[2] - found[large].corners[0]));
+            for (int k = 0; k < 4 && !extension[large]; k++)
+                extension[large] = sharesSide(found[small].corners, k, found[large].corners, tolerance);
+        }
+    std::vector<Candidate> kept;
+    for (size_t i = 0; i < found.size(); i++)
+        if (!extension[i]) kept.push_back(found[i]);
+    found = std::move(kept);
+}
+
 /// `otherPlanes`: images of `gray`'s size a side may also be fitted on.
 std::vector<Candidate> detect(const cv::Mat &gray, const std::vector<cv::Mat> &otherPlanes,
                               const kgeo_rectangle_options &o) {
@@ -1116,7 +1145,10 @@ std::vector<Candidate> detect(const cv::Mat &gray, const std::vector<cv::Mat> &o
         found.push_back(candidate);
     }
 
-    if (!o.prefers_large) demotePieces(found);
+    if (o.prefers_large)
+        dropExtensions(found);
+    else
+        demotePieces(found);
     std::sort(found.begin(), found.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
     // Size ranks the page above a paragraph on it. Two readings of one object that differ in
     // one side (a side on the object's edge, or on a building's edge just beside it) are
@@ -1180,4 +1212,27 @@ extern "C" int kgeo_detect_rectangles(const kgeo_image *gray, const kgeo_image *
         }
         *count = n;
     });
+}
+
+extern "C" int kgeo_drop_extended_documents(kgeo_quad *quads, int count) {
+    std::vector<Candidate> found;
+    try {
+        for (int i = 0; i < count; i++) {
+            Candidate c;
+            for (int k = 0; k < 4; k++) c.corners[k] = cv::Point2d(quads[i].points[2 * k], quads[i].points[2 * k + 1]);
+            c.confidence = quads[i].confidence;
+            found.push_back(c);
+        }
+        dropExtensions(found);
+    } catch (...) {
+        return count;  // nothing dropped: the merge then just ranks them all
+    }
+    for (size_t i = 0; i < found.size(); i++) {
+        for (int k = 0; k < 4; k++) {
+            quads[i].points[2 * k] = found[i].corners[k].x;
+            quads[i].points[2 * k + 1] = found[i].corners[k].y;
+        }
+        quads[i].confidence = found[i].confidence;
+    }
+    return static_cast<int>(found.size());
 }

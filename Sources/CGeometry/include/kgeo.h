@@ -50,6 +50,11 @@ int kgeo_detect_rectangles(const kgeo_image *gray, const kgeo_image *fit_also, i
                            const kgeo_rectangle_options *options, kgeo_quad *out, int capacity, int *count,
                            char *error, size_t error_size);
 
+/// Drops, in place, each document outline that is another one of `quads` extended onto the
+/// background: it contains that one, runs along two of its sides and is hardly better edged.
+/// For merging the searches on several planes. Returns how many are left.
+int kgeo_drop_extended_documents(kgeo_quad *quads, int count);
+
 /// Warps the quad `corners` (8 doubles, as kgeo_quad) of `source` to an upright
 /// `width`×`height` image in `out` (same channels, tightly packed). With `whiten`, divides out
 /// the page's uneven lighting so paper comes out white. Where the quad reaches past the image,

@@ -77,7 +77,8 @@ struct RectangleFinder {
 
     /// The detector's order over several searches: best first (for documents, large first),
     /// the same rectangle once, at most `maximumObservations`.
-    private func ranked(_ all: [RectangleObservation], imageSize: Size) -> [RectangleObservation] {
+    private func ranked(_ found: [RectangleObservation], imageSize: Size) -> [RectangleObservation] {
+        let all = prefersLarge ? Self.droppingExtensions(found, imageSize: imageSize) : found
         let imageArea = imageSize.width * imageSize.height
         func score(_ r: RectangleObservation) -> Double {
             let share = (abs(r.pixelCorners.signedArea) / imageArea).squareRoot()
@@ -94,6 +95,25 @@ struct RectangleFinder {
             if maximumObservations > 0, kept.count >= maximumObservations { break }
         }
         return kept
+    }
+
+    /// The documents found on each plane without those that are another one extended onto the
+    /// background (`kgeo_drop_extended_documents`): one plane may show only the card, another
+    /// the card's side carried on along a building's lines to a larger quad.
+    static func droppingExtensions(_ found: [RectangleObservation], imageSize: Size) -> [RectangleObservation] {
+        var quads = found.map { r -> kgeo_quad in
+            let c = r.pixelCorners
+            return kgeo_quad(
+                points: (
+                    c.topLeft.x, c.topLeft.y, c.topRight.x, c.topRight.y, c.bottomRight.x, c.bottomRight.y,
+                    c.bottomLeft.x, c.bottomLeft.y
+                ), confidence: Double(r.confidence))
+        }
+        let count = Int(kgeo_drop_extended_documents(&quads, Int32(quads.count)))
+        return quads.prefix(count).map {
+            RectangleObservation(
+                pixelCorners: GeometryEngine.quad($0.points), imageSize: imageSize, confidence: Float($0.confidence))
+        }
     }
 
     /// Whether the image has colour at all (a sample of pixels whose channels differ).
