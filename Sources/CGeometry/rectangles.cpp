@@ -995,8 +995,9 @@ void demotePieces(std::vector<Candidate> &found) {
 /// hardly better edged than the card (the building's lines are sharp too) and wins on size; the
 /// card's outline is the only one that ends where the object does. A quad is dropped when it
 /// contains another one, at least 1.2 times that one's area, runs along one of its sides and
-/// is less than 1/0.9 times as well edged. (The rectangle request keeps the larger one, `demotePieces`: there a
-/// quad inside another and along its side is a piece of it, a picture printed on a card.)
+/// is less than 1/0.9 times as well edged. (The rectangle request keeps the larger one,
+/// `demotePieces`: there a quad inside another and along its side is a piece of it, a picture
+/// printed on a card.)
 void dropExtensions(std::vector<Candidate> &found) {
     std::vector<double> areas;
     for (auto &c : found) areas.push_back(std::abs(cv::contourArea(polygon(c.corners))));

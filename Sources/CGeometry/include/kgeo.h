@@ -51,7 +51,8 @@ int kgeo_detect_rectangles(const kgeo_image *gray, const kgeo_image *fit_also, i
                            char *error, size_t error_size);
 
 /// Drops, in place, each document outline that is another one of `quads` extended onto the
-/// background: it contains that one, runs along two of its sides and is hardly better edged.
+/// background: it contains that one, has at least 1.2× its area, runs along one of its sides
+/// and is less than 1/0.9 times as well edged.
 /// For merging the searches on several planes. Returns how many are left.
 int kgeo_drop_extended_documents(kgeo_quad *quads, int count);
 

@@ -34,6 +34,15 @@ enum GeometryEngine {
         return try lend(0, [])
     }
 
+    /// A quad for the shim (corners clockwise from the top-left, as `quad(_:)` reads them).
+    static func shimQuad(_ quad: Quad, confidence: Double) -> kgeo_quad {
+        kgeo_quad(
+            points: (
+                quad.topLeft.x, quad.topLeft.y, quad.topRight.x, quad.topRight.y, quad.bottomRight.x, quad.bottomRight.y,
+                quad.bottomLeft.x, quad.bottomLeft.y
+            ), confidence: confidence)
+    }
+
     /// The four corners of a shim quad.
     static func quad(_ points: (Double, Double, Double, Double, Double, Double, Double, Double)) -> Quad {
         Quad(

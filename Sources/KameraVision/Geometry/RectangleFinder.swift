@@ -101,14 +101,7 @@ struct RectangleFinder {
     /// background (`kgeo_drop_extended_documents`): one plane may show only the card, another
     /// the card's side carried on along a building's lines to a larger quad.
     static func droppingExtensions(_ found: [RectangleObservation], imageSize: Size) -> [RectangleObservation] {
-        var quads = found.map { r -> kgeo_quad in
-            let c = r.pixelCorners
-            return kgeo_quad(
-                points: (
-                    c.topLeft.x, c.topLeft.y, c.topRight.x, c.topRight.y, c.bottomRight.x, c.bottomRight.y,
-                    c.bottomLeft.x, c.bottomLeft.y
-                ), confidence: Double(r.confidence))
-        }
+        var quads = found.map { GeometryEngine.shimQuad($0.pixelCorners, confidence: Double($0.confidence)) }
         let count = Int(kgeo_drop_extended_documents(&quads, Int32(quads.count)))
         return quads.prefix(count).map {
             RectangleObservation(
