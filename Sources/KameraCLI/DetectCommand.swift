@@ -20,58 +20,7 @@ struct DetectCommand: AsyncParsableCommand {
             """
     )
 
-    @Flag(name: .long, help: "Detect barcodes (the default when no detector is named).")
-    var barcodes = false
-
-    @Flag(name: .long, help: "Detect faces (BlazeFace via KameraNN) with roll, yaw and pitch.")
-    var faces = false
-
-    @Flag(name: .long, help: "With --faces: add landmark regions (Face Mesh and Iris); angles then come from the 3-D mesh.")
-    var landmarks = false
-
-    @Option(
-        name: .long, parsing: .unconditional,
-        help: "With --faces: smallest face side in pixels to look for (default: max(20, 1% of the long side)).")
-    var minFaceSize: Double?
-
-    @Option(
-        name: .long,
-        help: """
-            With --faces: tiled (default: small faces too, a closer look at each), whole (one pass over \
-            the image), fast (one pass, no closer look: MediaPipe's full-range pipeline) or short \
-            (short-range model only: faces a tenth of the image or larger). With --landmarks, fast and \
-            short also run Face Mesh's own pipeline (one mesh pass, pupils from the mesh, no Iris).
-            """)
-    var faceMode = FaceMode.tiled
-
-    @Option(name: .long, parsing: .unconditional, help: "With --faces: lowest confidence reported, 0…1 (default 0.5).")
-    var minConfidence: Float?
-
-    @Flag(name: .long, help: "Detect text lines, words and character boxes.")
-    var text = false
-
-    @Flag(name: .long, help: "With --text: recognize text (accurate level) instead of only finding it.")
-    var recognize = false
-
-    @Option(name: .long, help: "With --text: comma-separated languages, Tesseract codes or BCP 47 (default: eng).")
-    var languages = "eng"
-
-    @Flag(name: .long, help: "Detect rectangles (documents, cards, screens, signs) with Vision's defaults.")
-    var rectangles = false
-
-    @Option(
-        name: .customLong("max"), parsing: .unconditional,
-        help: "With --rectangles: most rectangles to report, 0 = all (default 1, as Vision).")
-    var maximumRectangles: Int?
-
-    @Option(name: .long, help: "Comma-separated symbologies to look for (default: all). See `kamera symbologies`.")
-    var symbologies: String?
-
-    @Flag(name: .long, help: "Spend more effort: extra passes for damaged, tiny or diagonal linear codes (same as --effort thorough).")
-    var tryHarder = false
-
-    @Option(name: .long, help: "fast | balanced | thorough (default: balanced).")
-    var effort: String?
+    @OptionGroup(title: "What to detect") var analysis: AnalysisArguments
 
     @Option(name: .long, help: "Draw the results onto a copy of the image: a file for one input, a directory for several.")
     var annotate: String?
@@ -113,28 +62,6 @@ struct DetectCommand: AsyncParsableCommand {
             throw ValidationError("with --resume, --annotate must be a directory (ending in /)")
         }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
-        if let minFaceSize, !(minFaceSize.isFinite && minFaceSize > 0) {
-            throw ValidationError("--min-face-size must be a positive number of pixels")
-        }
-        if let minConfidence, !(0...1).contains(minConfidence) { throw ValidationError("--min-confidence must be between 0 and 1") }
-        if let effort, DetectBarcodesRequest.Effort(rawValue: effort) == nil {
-            throw ValidationError("--effort must be fast, balanced or thorough")
-        }
-        if let symbologies { _ = try parsedSymbologies(symbologies) }
-        if let maximumRectangles {
-            guard rectangles else { throw ValidationError("--max needs --rectangles") }
-            guard maximumRectangles >= 0 else { throw ValidationError("--max must be 0 (all) or more") }
-        }
-    }
-
-    private func parsedSymbologies(_ text: String) throws -> [BarcodeSymbology] {
-        do {
-            let list = try BarcodeSymbology.parseList(text)
-            guard !list.isEmpty else { throw ValidationError("--symbologies is empty") }
-            return list
-        } catch let error as KameraError {
-            throw ValidationError(error.reason)
-        }
     }
 
     func run() async throws {
@@ -153,27 +80,7 @@ struct DetectCommand: AsyncParsableCommand {
             inputs.removeAll { done.contains($0.name) }
             skipped = before - inputs.count
         }
-        let chosenEffort: DetectBarcodesRequest.Effort =
-            tryHarder ? .thorough : (effort.flatMap(DetectBarcodesRequest.Effort.init) ?? .balanced)
-        let request = DetectBarcodesRequest(
-            symbologies: try symbologies.map(parsedSymbologies) ?? BarcodeSymbology.allCases,
-            effort: chosenEffort)
-        var faceRequest = faceMode.configured(DetectFaceRectanglesRequest(minimumFaceSize: minFaceSize))
-        if let minConfidence { faceRequest.minimumConfidence = minConfidence }
-        var rectangleRequest = DetectRectanglesRequest()
-        if let maximumRectangles { rectangleRequest.maximumObservations = maximumRectangles }
-        let analysis = ImageAnalysis(
-            barcodes: barcodes || (!text && !faces && !landmarks && !rectangles) ? request : nil,
-            faces: faces || landmarks
-                ? ImageAnalysis.FaceAnalysis(detection: faceRequest, landmarks: landmarks, fastLandmarks: faceMode.fastLandmarks)
-                : nil,
-            text: text
-                ? ImageAnalysis.TextAnalysis(
-                    recognize: recognize,
-                    languages: languages.split(separator: ",").map {
-                        $0.trimmingCharacters(in: .whitespaces)
-                    }) : nil,
-            rectangles: rectangles ? rectangleRequest : nil)
+        let analysis = try analysis.options().imageAnalysis()
         let annotationTargets = try annotationPaths(for: inputs)
         try overwrite.check(annotationTargets ?? [])
         // Codes and text read luminance only; faces and annotations need colour.

@@ -25,20 +25,7 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .long, help: "A V4L2 camera instead of a file, e.g. /dev/video0.")
     var camera: String?
 
-    @Flag(name: .long, help: "Track faces (default when none of --faces, --barcodes, --rectangles is given: faces and codes).")
-    var faces = false
-
-    @Flag(name: .long, help: "With faces: landmark regions per face.")
-    var landmarks = false
-
-    @Option(name: .long, parsing: .unconditional, help: "With faces: lowest detection confidence reported, 0…1 (default 0.5).")
-    var minConfidence: Float?
-
-    @Flag(name: .long, help: "Read codes.")
-    var barcodes = false
-
-    @Flag(name: .long, help: "Find a rectangle (document, card, screen, sign; at least a tenth of the frame) and follow it by its corners.")
-    var rectangles = false
+    @OptionGroup(title: "What to track (faces and codes when nothing is named)") var analysis: AnalysisArguments
 
     @Option(name: .long, help: "Write the JSON lines here instead of stdout.")
     var events: String?
@@ -57,7 +44,6 @@ struct ScanCommand: ParsableCommand {
     func validate() throws {
         guard (input == nil) != (camera == nil) else { throw ValidationError("give exactly one source: INPUT or --camera DEVICE") }
         if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
-        if let minConfidence, !(0...1).contains(minConfidence) { throw ValidationError("--min-confidence must be between 0 and 1") }
         if let annotate { try CommandFailure.validating { try MovieRecorder.validateContainer(of: URL(fileURLWithPath: annotate)) } }
         if let events, events == annotate { throw ValidationError("--events and --annotate name the same file") }
     }
@@ -70,32 +56,14 @@ struct ScanCommand: ParsableCommand {
         }
     }
 
-    /// Vision's defaults, but down to a tenth of the frame: a card or page held up to a camera
-    /// is often smaller than a fifth of it.
-    static var rectangleRequest: DetectRectanglesRequest {
-        var request = DetectRectanglesRequest()
-        request.minimumSize = 0.1
-        return request
-    }
-
     private func scan(until interrupt: InterruptFlag) throws {
         let reader =
             camera != nil
             ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!))
             : try MovieReader(path: input == "-" ? "pipe:0" : input!)
-        let both = !faces && !barcodes && !rectangles
         let rate = reader.frameRate ?? 30
-        // Whole frames, no tiles, as LiveScanner's default: tiling every frame of a video
-        // costs 7× the frame rate (9 fps instead of 68 on Megamind.avi).
-        var faceDetection = DetectFaceRectanglesRequest(scansTiles: false)
-        if let minConfidence { faceDetection.minimumConfidence = minConfidence }
-        let scanner = try LiveScanner(
-            configuration: LiveScanner.Configuration(
-                faceDetection: faces || both ? faceDetection : nil,
-                faceLandmarks: landmarks ? DetectFaceLandmarksRequest(faceDetection: faceDetection) : nil,
-                barcodes: barcodes || both ? DetectBarcodesRequest(effort: .fast) : nil,
-                frameBudget: realtime ? 1 / rate : nil,
-                rectangles: rectangles ? Self.rectangleRequest : nil))
+        let options = try analysis.options()
+        let scanner = try LiveScanner(configuration: try options.liveConfiguration(frameBudget: realtime ? 1 / rate : nil))
         let eventFile = try events.map { try CheckedFile(creating: $0) }
         func emit(_ line: String) throws {
             if let eventFile { try eventFile.write(line + "\n") } else { try StandardStreams.outputLine(line) }
@@ -123,7 +91,7 @@ struct ScanCommand: ParsableCommand {
             scanned += 1
             facesSeen.formUnion(result.faces.map(\.faceID))
             codesSeen.formUnion(result.barcodes.map(\.key))
-            try emit(try ScanRecord.line(result, includesRectangles: rectangles))
+            try emit(try ScanRecord.line(result, includesRectangles: options.detectsRectangles))
             if let recorder {
                 var canvas = Canvas(frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8))
                 ScanOverlay().draw(result, on: &canvas, font: font)

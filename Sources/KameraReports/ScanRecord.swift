@@ -45,6 +45,11 @@ package struct ScanRecord: Encodable {
     package var barcodes: [FlattenedRecord<CodeIdentity, BarcodeRecord>]
     package var rectangles: [FlattenedRecord<RectangleIdentity, RectangleRecord>]?
     package var events: [EventRecord]
+    /// Text lines of the newest finished text detection, when text is asked for.
+    package var text: [TextRecord]?
+    /// Stream time of the frame that text was found on (text is found at its own pace, seconds
+    /// behind the faces and codes).
+    package var textTime: Double?
 
     package init(_ scan: FrameScan, includesRectangles: Bool) {
         t = RecordRounding.seconds(scan.time)
@@ -62,6 +67,8 @@ package struct ScanRecord: Encodable {
                     head: RectangleIdentity(rectangleID: $0.rectangleID, detected: $0.isDetected), body: RectangleRecord($0.observation))
             } : nil
         events = scan.events.map(EventRecord.init)
+        text = scan.text.map { $0.lines.map(TextRecord.init) }
+        textTime = scan.text.map { RecordRounding.seconds($0.frameTime) }
     }
 
     package static func line(_ scan: FrameScan, includesRectangles: Bool) throws -> String {

@@ -34,16 +34,8 @@ struct CameraRoutes: Sendable {
 
     func startRecording(_ request: Request, context: some RequestContext) async throws -> Response {
         let camera = try camera(context)
-        let query = request.uri.queryParameters
-        var asked = LiveCommand.Record(record: .start)
-        for (name, keyPath) in [("maxSeconds", \LiveCommand.Record.maxSeconds), ("maxMegabytes", \.maxMegabytes)] {
-            guard let text = query[Substring(name)] else { continue }
-            guard let value = Double(String(text)), value > 0, value.isFinite else {
-                throw APIError.badRequest("\(name) must be a positive number", hint: "e.g. ?maxSeconds=60&maxMegabytes=200")
-            }
-            asked[keyPath: keyPath] = value
-        }
-        let entry = try await camera.startRecording(limits: recordingLimits.lowered(to: asked))
+        let asked = try APIError.decodingQuery(RecordingRequest.self, of: request, hint: "e.g. ?maxSeconds=60&maxMegabytes=200")
+        let entry = try await camera.startRecording(limits: try APIError.mappingKameraErrors { try recordingLimits.lowered(to: asked) })
         return JSONResponse.make(try JSONValueEncoder.encode(["recording": entry.listing]).rendered() + "\n", status: .created)
     }
 
@@ -92,10 +84,8 @@ struct CameraRoutes: Sendable {
                     }
                 } catch let error as APIError {
                     try await send(error, outbound)
-                } catch {
-                    try await send(
-                        APIError.badRequest(#"a text message is options such as {"faces":true} or {"record":"start"}"#, hint: "\(error)"),
-                        outbound)
+                } catch let error as KameraError {
+                    try await send(APIError(error), outbound)
                 }
             }
             camera.stopWatching(id)

@@ -12,12 +12,14 @@ struct DetectRoute: Sendable {
     let library: ResultsLibrary
 
     func respond(to request: Request, context: some RequestContext) async throws -> Response {
-        let query = try DetectQuery(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        // `name` is the input the result reports; every other parameter is an analysis option.
+        var parameters = request.uri.queryParameters.map { (key: String($0.key), value: String($0.value)) }
+        let name = parameters.last { $0.key == "name" }?.value ?? "body"
+        parameters.removeAll { $0.key == "name" }
+        let analysis = try APIError.mappingKameraErrors { try AnalysisOptions.decoding(query: parameters).imageAnalysis() }
         let data = try await RequestBody.collect(request, limit: limits.maximumBodyBytes)
         let decoding = ImageDecodingOptions(
-            maximumPixelCount: limits.maximumPixelCount, acceptsDamagedData: true,
-            decodesLuminanceOnly: query.analysis.faces == nil)
-        let analysis = query.analysis, name = query.name
+            maximumPixelCount: limits.maximumPixelCount, acceptsDamagedData: true, decodesLuminanceOnly: analysis.faces == nil)
         let result = try await APIError.mappingKameraErrors {
             try await admission.run(timeout: limits.requestTimeout) {
                 var result = DetectionReport.FileResult(input: name)
@@ -66,6 +68,26 @@ extension APIError {
     static func mappingKameraErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
+        } catch let error as KameraError {
+            throw APIError(error)
+        }
+    }
+
+    /// Runs `body`, turning Kamera's errors about the input into API errors.
+    static func mappingKameraErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as KameraError {
+            throw APIError(error)
+        }
+    }
+
+    /// A request's query parameters as `T`, a malformed or unknown one as 400.
+    static func decodingQuery<T: Decodable>(_ type: T.Type, of request: Request, hint: String) throws -> T {
+        do {
+            return try QueryDecoder().decode(T.self, from: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        } catch let error as DecodingError {
+            throw APIError.badRequest(error.readableDescription, hint: hint)
         } catch let error as KameraError {
             throw APIError(error)
         }

@@ -1,27 +1,45 @@
 import Foundation
 import Kamera
+import KameraReports
 
-/// A text message from the page on `/v1/live`: new options
-/// (`{"faces":true,"landmarks":false,"codes":true,"text":false}`) or a recording command
-/// (`{"record":"start","maxSeconds":30,"maxMegabytes":50}`, `{"record":"stop"}`).
-enum LiveCommand {
-    struct Record: Decodable, Sendable {
-        enum Action: String, Decodable, Sendable { case start, stop }
-        var record: Action
-        var maxSeconds: Double?
-        var maxMegabytes: Double?
+/// A text message from a page on a live socket: new analysis options
+/// (`{"faces":true,"landmarks":false,"barcodes":true,"text":false}`, every `AnalysisOptions`
+/// key, missing ones at their defaults) or a recording command (`RecordingRequest`).
+enum LiveCommand: Equatable, Sendable {
+    case options(AnalysisOptions)
+    case record(RecordingRequest)
+
+    /// What tells the two apart: a recording command has `record`.
+    private struct Kind: Decodable {
+        var record: RecordingRequest.Action?
     }
 
-    case options(LiveOptions)
-    case record(Record)
-
+    /// Decodes and checks a message: options that cannot make a live configuration and
+    /// recording limits out of range are refused here, before anything uses them.
+    /// - Throws: `KameraError.invalidArgument` saying what is wrong.
     init(json text: String) throws {
         let data = Data(text.utf8)
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        if object?["record"] != nil {
-            self = .record(try JSONDecoder().decode(Record.self, from: data))
+        let kind: Kind
+        do {
+            kind = try JSONDecoder().decode(Kind.self, from: data)
+        } catch let error as DecodingError {
+            throw KameraError.invalidArgument(
+                #"a text message is options such as {"faces":true} or a command such as {"record":"start"}: "#
+                    + error.readableDescription)
+        }
+        if kind.record != nil {
+            let request: RecordingRequest
+            do {
+                request = try JSONDecoder().decode(RecordingRequest.self, from: data)
+            } catch let error as DecodingError {
+                throw KameraError.invalidArgument(error.readableDescription)
+            }
+            try request.validate()
+            self = .record(request)
         } else {
-            self = .options(try JSONDecoder().decode(LiveOptions.self, from: data))
+            let options = try AnalysisOptions.decoding(json: text)
+            _ = try options.liveConfiguration(frameBudget: nil)
+            self = .options(options)
         }
     }
 }

@@ -5,7 +5,7 @@ import KameraReports
 /// The JSON message the server sends for each live frame it analysed: the client's frame
 /// number, the frame's size, how long the analysis took and how many frames were dropped
 /// so far (latest frame wins) and the recording's length while recording, then `kamera scan`'s record for the frame (faces with IDs,
-/// codes with keys, events) and, when asked, text boxes.
+/// codes with keys, rectangles, events and, when asked, the newest text found).
 struct LiveFrameResult: Encodable {
     struct Head: Encodable {
         var id: UInt32
@@ -17,18 +17,12 @@ struct LiveFrameResult: Encodable {
         var recording: Double?
     }
 
-    struct Tail: Encodable {
-        var text: [TextRecord]?
-    }
-
     var head: Head
     var scan: ScanRecord
-    var tail: Tail
 
     func encode(to encoder: any Encoder) throws {
         try head.encode(to: encoder)
         try scan.encode(to: encoder)
-        try tail.encode(to: encoder)
     }
 
     func json() throws -> String {

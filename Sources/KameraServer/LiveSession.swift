@@ -23,7 +23,7 @@ final class LiveSession: @unchecked Sendable {
     }
 
     private struct Requests {
-        var options = LiveOptions()
+        var options = AnalysisOptions()
         var recording: (id: String, url: URL, limits: RecordingLimits)?
         var stopRecording = false
     }
@@ -31,7 +31,7 @@ final class LiveSession: @unchecked Sendable {
     let id = UUID().uuidString
     private let requests = Mutex(Requests())
     private var scanner: LiveScanner?
-    private var scannerOptions: LiveOptions?
+    private var scannerOptions: AnalysisOptions?
     private var recorder: (id: String, recorder: MovieRecorder)?
     private let started = ContinuousClock.now
     private let maximumPixelCount: Int
@@ -41,7 +41,7 @@ final class LiveSession: @unchecked Sendable {
     }
 
     /// Takes new options; the scanner is rebuilt at the next frame if they changed.
-    func update(_ new: LiveOptions) {
+    func update(_ new: AnalysisOptions) {
         requests.withLock { $0.options = new }
     }
 
@@ -79,14 +79,11 @@ final class LiveSession: @unchecked Sendable {
     ) throws -> Outcome {
         let wanted = requests.withLock { $0 }
         if scanner == nil || scannerOptions != wanted.options {
-            scanner = try LiveScanner(configuration: wanted.options.scannerConfiguration)
+            // At most one frame per 1/15 s of detection work: following fills the frames between.
+            scanner = try LiveScanner(configuration: wanted.options.liveConfiguration(frameBudget: 1.0 / 15))
             scannerOptions = wanted.options
         }
         let scan = try scanner!.scan(frame, at: time)
-        var text: [TextRecord]?
-        if wanted.options.text {
-            text = try DetectTextRectanglesRequest().perform(in: ImageAnalysisContext(Image(pixelBuffer: frame))).map(TextRecord.init)
-        }
         var outcome = Outcome(message: "")
         outcome.finishedRecording = try record(frame, at: time, requests: wanted)
         for event in scan.events {
@@ -103,7 +100,7 @@ final class LiveSession: @unchecked Sendable {
             head: .init(
                 id: frameID, width: frame.width, height: frame.height, analysisMs: (elapsed * 10).rounded() / 10, dropped: dropped,
                 recording: recorder.map { $0.recorder.recordedDuration } ?? recordingSeconds),
-            scan: ScanRecord(scan, includesRectangles: false), tail: .init(text: text)
+            scan: ScanRecord(scan, includesRectangles: wanted.options.detectsRectangles)
         ).json()
         return outcome
     }

@@ -70,11 +70,8 @@ struct LiveSocket: Sendable {
         let command: LiveCommand
         do {
             command = try LiveCommand(json: text)
-        } catch {
-            try await send(
-                error: APIError.badRequest(
-                    #"a text message is options such as {"faces":true,"landmarks":false,"codes":true,"text":false} or {"record":"start"}"#,
-                    hint: "\(error)"), id: nil, outbound)
+        } catch let error as KameraError {
+            try await send(error: APIError(error), id: nil, outbound)
             return
         }
         switch command {
@@ -88,7 +85,7 @@ struct LiveSocket: Sendable {
             // Listed before its first frame, so a crash cannot lose it.
             let entry = RecordingEntry.started(source: "browser")
             try await library.insert(entry)
-            session.startRecording(id: entry.id, url: library.movieURL(entry), limits: recordingLimits.lowered(to: record))
+            session.startRecording(id: entry.id, url: library.movieURL(entry), limits: try recordingLimits.lowered(to: record))
         case .record:
             session.stopRecording()
         }

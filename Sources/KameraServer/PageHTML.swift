@@ -32,10 +32,11 @@ enum PageHTML {
               </label>
               <button id="start">Start</button>
               <button id="stop" disabled>Stop</button>
-              <label><input type="checkbox" id="opt-faces" checked> faces</label>
-              <label><input type="checkbox" id="opt-landmarks"> landmarks</label>
-              <label><input type="checkbox" id="opt-codes" checked> codes</label>
-              <label><input type="checkbox" id="opt-text"> text</label>
+              <label><input type="checkbox" data-option="faces" checked> faces</label>
+              <label><input type="checkbox" data-option="landmarks"> landmarks</label>
+              <label><input type="checkbox" data-option="barcodes" checked> codes</label>
+              <label><input type="checkbox" data-option="text"> text</label>
+              <label>Faces at most <input type="number" data-option="maxFaces" min="1" max="1000" value="10" class="narrow"></label>
               <label>Limit
                 <select id="record-seconds">
                   <option value="10">10 s</option>

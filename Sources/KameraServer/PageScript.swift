@@ -55,11 +55,22 @@ enum PageScript {
         // Live.
         let socket = null, stream = null, nextId = 1, inFlight = new Map(), captureCanvas = document.createElement("canvas");
         let fpsWindow = [];
+        // The live analysis options: every control with data-option="KEY" is the AnalysisOptions
+        // key of that name (a checkbox a detector, a number field a number), so a new option is
+        // one line of HTML.
+        const optionControls = [...document.querySelectorAll("[data-option]")];
         function options() {
-          return { faces: $("opt-faces").checked, landmarks: $("opt-landmarks").checked, codes: $("opt-codes").checked, text: $("opt-text").checked };
+          const chosen = {};
+          for (const control of optionControls) {
+            const key = control.dataset.option;
+            if (control.type === "checkbox") chosen[key] = control.checked;
+            else if (control.type === "number") { if (control.value !== "" && control.checkValidity()) chosen[key] = Number(control.value); }
+            else if (control.value !== "") chosen[key] = control.value;
+          }
+          return chosen;
         }
-        for (const id of ["opt-faces", "opt-landmarks", "opt-codes", "opt-text"]) {
-          $(id).addEventListener("change", () => { if (socket && socket.readyState === 1) socket.send(JSON.stringify(options())); });
+        for (const control of optionControls) {
+          control.addEventListener("change", () => { if (socket && socket.readyState === 1) socket.send(JSON.stringify(options())); });
         }
 
         async function start() {

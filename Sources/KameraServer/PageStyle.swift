@@ -10,6 +10,7 @@ enum PageStyle {
         nav { display: flex; gap: .3em; }
         button, select { background: #2a2a2a; color: #eee; border: 1px solid #444; border-radius: 4px; padding: .3em .7em; }
         button:disabled { opacity: .4; }
+        input.narrow { width: 4.5em; background: #2a2a2a; color: #eee; border: 1px solid #444; border-radius: 4px; }
         /* A fixed width: the camera list fills in after the page loads (long device names),
            and the controls beside it must not move under the pointer when it does. */
         #camera { width: 18em; text-overflow: ellipsis; }

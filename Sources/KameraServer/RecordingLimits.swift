@@ -18,11 +18,15 @@ public struct RecordingLimits: Sendable, Codable, Equatable {
     }
 
     /// These limits lowered to what `request` asks for (never raised past them).
-    func lowered(to request: LiveCommand.Record) -> RecordingLimits {
+    /// - Throws: `KameraError.invalidArgument` when the request's limits are not positive numbers.
+    func lowered(to request: RecordingRequest) throws -> RecordingLimits {
+        try request.validate()
         var limits = self
-        if let seconds = request.maxSeconds, seconds > 0 { limits.maximumDuration = min(seconds, maximumDuration) }
-        if let megabytes = request.maxMegabytes, megabytes > 0 {
-            limits.maximumFileSize = min(Int64(megabytes * 1_048_576), maximumFileSize)
+        if let seconds = request.maxSeconds { limits.maximumDuration = min(seconds, maximumDuration) }
+        if let megabytes = request.maxMegabytes {
+            // Compared as Doubles first: a huge request must not trap converting to Int64.
+            let bytes = min(megabytes * 1_048_576, Double(maximumFileSize))
+            limits.maximumFileSize = max(1, Int64(bytes))
         }
         return limits
     }

@@ -53,7 +53,7 @@ final class ServerCamera: Sendable {
 
     private struct State {
         var watchers: [UUID: AsyncStream<Update>.Continuation] = [:]
-        var options = LiveOptions()
+        var options = AnalysisOptions()
         var capturing = false
         var shuttingDown = false
         /// Asked for, or being written.
@@ -104,7 +104,7 @@ final class ServerCamera: Sendable {
     }
 
     /// Takes new detector options for the camera's scanner.
-    func update(_ options: LiveOptions) {
+    func update(_ options: AnalysisOptions) {
         state.withLock { $0.options = options }
     }
 

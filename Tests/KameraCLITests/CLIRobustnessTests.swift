@@ -66,7 +66,12 @@ import Testing
             (["detect", "--max-pixels", "0", scene], "--max-pixels must be positive"),
             (["scan", "x.mp4", "--max-frames", "-1"], "--max-frames must be at least 1"),
             (["scan", "x.mp4", "--annotate", path("x.avi")], "recordings are MPEG-4"),
-            (["detect", "--effort", "bogus", scene], "--effort must be fast, balanced or thorough"),
+            (["detect", "--effort", "bogus", scene], "'bogus' is invalid for '--effort"),
+            (["detect", "--faces", "--max-faces", "0", scene], "--max-faces must be 1…1000"),
+            (["detect", "--faces", "--max-faces", "1e13", scene], "--max-faces"),
+            (["detect", "--max-faces", "2", scene], "--max-faces needs --faces"),
+            (["detect", "--region-of-interest", "0,0,2,1", scene], "--region-of-interest must be"),
+            (["scan", "x.mp4", "--min-confidence", "nan"], "--min-confidence must be between 0 and 1"),
             (["frobnicate"], "Unexpected argument"),
         ]
         for (arguments, message) in cases {

@@ -35,7 +35,7 @@ import WSClient
         _ = try await server().makeApplication().test(.live) { client in
             try await client.ws("/v1/live", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 22)) { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-                try await outbound.write(.text(#"{"faces":true,"landmarks":false,"codes":true,"text":false}"#))
+                try await outbound.write(.text(#"{"faces":true,"landmarks":false,"barcodes":true,"text":false}"#))
                 var faceIDs: [Int] = [], sightings: [(t: Double, faceID: Int)] = [], codeFrames: [UInt32] = []
                 for (index, frame) in frames.enumerated() {
                     let id = UInt32(100 + index)

@@ -97,7 +97,7 @@ import WSClient
             try await client.ws("/v1/cameras/0/live", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 22)) {
                 inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
-                try await outbound.write(.text(#"{"faces":true,"landmarks":false,"codes":true,"text":false}"#))
+                try await outbound.write(.text(#"{"faces":true,"landmarks":false,"barcodes":true,"text":false}"#))
                 var results: [[String: Any]] = [], pictures = 0, pendingPicture: UInt32?
                 var recording: [String: Any]?, askedToStart = false, askedToStop = false
                 let began = ContinuousClock.now

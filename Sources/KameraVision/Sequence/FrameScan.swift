@@ -11,4 +11,7 @@ public struct FrameScan: Sendable {
     public var events: [ScanEvent]
     /// Whether faces were detected afresh (or followed from earlier frames) this frame.
     public var ranFaceDetection: Bool
+    /// The newest finished text detection, when the configuration asks for text: found on an
+    /// earlier frame (its `frameTime`), since text takes seconds to find.
+    public var text: FoundText?
 }

@@ -31,6 +31,10 @@ public final class LiveScanner {
         public var codeLostAfter: Double
         /// Time per frame (seconds) to stay within, e.g. 1/30; nil detects faces on every frame.
         public var frameBudget: Double?
+        /// Text to find, at its own pace: one detection at a time runs beside the frames (it
+        /// takes seconds where faces and codes take milliseconds), and each frame reports the
+        /// newest finished one; nil (the default) looks for none.
+        public var text: DetectTextRectanglesRequest?
 
         /// Whether faces are looked for.
         public var detectsFaces: Bool { faceDetection != nil }
@@ -42,9 +46,10 @@ public final class LiveScanner {
             faceLandmarks: DetectFaceLandmarksRequest? = nil,
             barcodes: DetectBarcodesRequest? = DetectBarcodesRequest(effort: .fast),
             faceLostAfter: Double = 0.4, codeLostAfter: Double = 0.2, frameBudget: Double? = nil,
-            rectangles: DetectRectanglesRequest? = nil
+            rectangles: DetectRectanglesRequest? = nil, text: DetectTextRectanglesRequest? = nil
         ) {
             self.rectangles = rectangles
+            self.text = text
             self.faceDetection = faceDetection
             self.faceLandmarks = faceLandmarks
             self.barcodes = barcodes
@@ -63,6 +68,7 @@ public final class LiveScanner {
     private var faces: FaceTracker
     private var codes: BarcodeTracker
     private var rectangles: RectangleFollower?
+    private let textReader: BackgroundTextReader?
     private let scanner: FaceScanner?
     private let landmarker: FaceLandmarker?
     private var frameIndex = 0
@@ -76,6 +82,7 @@ public final class LiveScanner {
         faces = FaceTracker(lostAfter: configuration.faceLostAfter)
         codes = BarcodeTracker(lostAfter: configuration.codeLostAfter)
         rectangles = configuration.rectangles.map { RectangleFollower(detection: $0) }
+        textReader = configuration.text.map(BackgroundTextReader.init)
         if let request = configuration.faceDetection {
             try request.validate()
             // Tracks live in whole-frame coordinates; a face region would move them between
@@ -184,6 +191,8 @@ public final class LiveScanner {
             try codeResult.withLock { try $0.get() }, at: time,
             frameDiagonal: hypot(size.width, size.height))
         events += codeEvents
+        // Text started on this frame when the last detection has finished (never waited for).
+        let text = try textReader?.offer(rgb, at: time)
         var followedRectangles: [TrackedRectangle] = []
         if var follower = rectangles {
             let (found, rectangleEvents) = try follower.update(rgb, at: time)
@@ -197,7 +206,7 @@ public final class LiveScanner {
         }
         return FrameScan(
             time: time, frameIndex: frameIndex, faces: tracked, barcodes: barcodes, rectangles: followedRectangles, events: events,
-            ranFaceDetection: detected)
+            ranFaceDetection: detected, text: text)
     }
 
     /// Ends the stream: every face and code still in view is reported lost.

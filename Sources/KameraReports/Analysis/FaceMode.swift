@@ -1,10 +1,9 @@
-import ArgumentParser
 import Kamera
 
-/// How `kamera detect --faces` looks for faces: from the thorough default to MediaPipe's own
+/// How faces are looked for: from the thorough default for photos to MediaPipe's own
 /// pipelines (measured in bench/faces.sh).
-enum FaceMode: String, CaseIterable, ExpressibleByArgument {
-    /// Whole image, tiles for small faces, a closer look at each face (the default).
+package enum FaceMode: String, CaseIterable, Codable, Sendable {
+    /// Whole image, tiles for small faces, a closer look at each face (the default for photos).
     case tiled
     /// Whole image only (faces above about 1/20 of it), a closer look at each face.
     case whole
@@ -15,12 +14,12 @@ enum FaceMode: String, CaseIterable, ExpressibleByArgument {
     /// (selfies, calls, ID photos), as MediaPipe's Face Mesh finds them.
     case short
 
-    /// With `--landmarks`: MediaPipe's modes also take Face Mesh's own landmark pipeline (one
+    /// With landmarks: MediaPipe's modes also take Face Mesh's own landmark pipeline (one
     /// mesh pass, pupils from the mesh, no Iris) — the library's fast landmark configuration.
-    var fastLandmarks: Bool { self == .fast || self == .short }
+    package var fastLandmarks: Bool { self == .fast || self == .short }
 
     /// `request` set up for this mode (its other options kept).
-    func configured(_ request: DetectFaceRectanglesRequest) -> DetectFaceRectanglesRequest {
+    package func configured(_ request: DetectFaceRectanglesRequest) -> DetectFaceRectanglesRequest {
         var request = request
         request.scansTiles = self == .tiled
         request.refinesFaces = self == .tiled || self == .whole

@@ -1,8 +1,9 @@
 import Foundation
 import Kamera
 
-/// What to look for in one image, and looking: the analysis behind `kamera detect` and the
-/// server's `POST /v1/detect`, so both report the same JSON.
+/// The requests for one image and running them: the analysis behind `kamera detect` and the
+/// server's `POST /v1/detect`, so both report the same JSON. Made by
+/// `AnalysisOptions.imageAnalysis()`.
 package struct ImageAnalysis: Sendable {
     package struct FaceAnalysis: Sendable {
         package var detection: DetectFaceRectanglesRequest
@@ -20,10 +21,12 @@ package struct ImageAnalysis: Sendable {
     package struct TextAnalysis: Sendable {
         package var recognize: Bool
         package var languages: [String]
+        package var regionOfInterest: NormalizedRect
 
-        package init(recognize: Bool, languages: [String]) {
+        package init(recognize: Bool, languages: [String], regionOfInterest: NormalizedRect = .fullImage) {
             self.recognize = recognize
             self.languages = languages
+            self.regionOfInterest = regionOfInterest
         }
     }
 
@@ -83,11 +86,15 @@ package struct ImageAnalysis: Sendable {
         }
         if let text {
             if text.recognize {
-                let recognized = try RecognizeTextRequest(recognitionLanguages: text.languages).perform(in: context)
+                var request = RecognizeTextRequest(recognitionLanguages: text.languages)
+                request.regionOfInterest = text.regionOfInterest
+                let recognized = try request.perform(in: context)
                 result.text = recognized.map(TextRecord.init)
                 findings.lines = recognized.map(\.textObservation)
             } else {
-                findings.lines = try DetectTextRectanglesRequest(reportCharacterBoxes: true, languages: text.languages).perform(in: context)
+                var request = DetectTextRectanglesRequest(reportCharacterBoxes: true, languages: text.languages)
+                request.regionOfInterest = text.regionOfInterest
+                findings.lines = try request.perform(in: context)
                 result.text = findings.lines.map(TextRecord.init)
             }
         }

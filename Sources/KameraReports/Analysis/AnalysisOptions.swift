@@ -1,0 +1,154 @@
+import Foundation
+import Kamera
+
+/// What to detect and how: the one description of an analysis that every surface reads —
+/// `kamera detect` and `kamera scan` (flags), `POST /v1/detect` (query parameters), the live
+/// sockets (a JSON text message) — and turns into requests with `imageAnalysis()` or
+/// `liveConfiguration(frameBudget:)`.
+///
+/// Defaults live here only: a missing key takes its default, an unknown key is an error (a
+/// typo must not silently return nothing), and `validate()` range-checks every number once,
+/// before anything is converted or allocated.
+package struct AnalysisOptions: Codable, Equatable, Sendable {
+    /// Whether the options describe one still image or a stream of frames: it decides what
+    /// runs when no detector is named and the defaults that trade accuracy for time.
+    package enum Medium: Sendable {
+        /// A photo: barcodes when nothing is named; balanced code effort; tiled faces.
+        case image
+        /// Video or camera frames: faces and barcodes when nothing is named; fast code
+        /// effort; whole-frame faces without tiles.
+        case stream
+    }
+
+    // Detectors: nil is "not named", which differs from false: when no detector is named
+    // at all, the medium's default runs; `{"faces":false,"barcodes":false}` runs nothing.
+    package var barcodes: Bool?
+    package var symbologies: [BarcodeSymbology]?
+    package var effort: DetectBarcodesRequest.Effort?
+    package var faces: Bool?
+    package var landmarks: Bool?
+    package var faceMode: FaceMode?
+    package var minFaceSize: Double?
+    package var minConfidence: Float?
+    package var maxFaces: Int?
+    package var text: Bool?
+    package var recognize: Bool?
+    package var languages = ["eng"]
+    package var rectangles: Bool?
+    package var maxRectangles: Int?
+    package var regionOfInterest: NormalizedRect?
+
+    package init() {}
+
+    /// Whether any detector was named, true or false.
+    package var namesDetector: Bool { [barcodes, faces, landmarks, text, recognize, rectangles].contains { $0 != nil } }
+    /// Whether barcodes are read: when asked for, or when no detector is named (on both media).
+    package var readsBarcodes: Bool { barcodes == true || !namesDetector }
+    /// Whether faces are looked for in `medium`: when asked for (landmarks imply faces), or
+    /// on a stream when no detector is named.
+    package func detectsFaces(in medium: Medium) -> Bool {
+        faces == true || landmarks == true || (medium == .stream && !namesDetector)
+    }
+    /// Whether landmarks are asked for.
+    package var detectsLandmarks: Bool { landmarks == true }
+    /// Whether text is looked for (recognition implies finding it).
+    package var detectsText: Bool { text == true || recognize == true }
+    /// Whether text is recognized, not only found.
+    package var recognizesText: Bool { recognize == true }
+    /// Whether rectangles are looked for.
+    package var detectsRectangles: Bool { rectangles == true }
+
+    /// Refuses out-of-range numbers and inconsistent options, naming the option.
+    /// - Throws: `KameraError.invalidArgument`.
+    package func validate() throws {
+        func check(_ ok: Bool, _ message: @autoclosure () -> String) throws {
+            guard ok else { throw KameraError.invalidArgument(message()) }
+        }
+        if let minFaceSize {
+            try check(minFaceSize.isFinite && minFaceSize > 0 && minFaceSize <= 100_000, "minFaceSize must be a positive number of pixels, at most 100000")
+        }
+        if let minConfidence { try check(minConfidence.isFinite && (0...1).contains(minConfidence), "minConfidence must be between 0 and 1") }
+        if let maxFaces { try check((1...1000).contains(maxFaces), "maxFaces must be 1…1000") }
+        if let maxRectangles { try check((0...1000).contains(maxRectangles), "maxRectangles must be 0 (all) to 1000") }
+        if let symbologies { try check(!symbologies.isEmpty, "symbologies is empty: name at least one, or all") }
+        try check(!languages.isEmpty, "languages is empty: name at least one, such as eng")
+        for language in languages {
+            // Names become file names in the language data directory: no paths.
+            try check(
+                (1...32).contains(language.count)
+                    && language.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_-".unicodeScalars.contains($0)) },
+                "language '\(language.prefix(40))' is not a Tesseract code or BCP 47 tag")
+        }
+        if let region = regionOfInterest {
+            let values = [region.x, region.y, region.width, region.height]
+            try check(
+                values.allSatisfy(\.isFinite) && region.x >= 0 && region.y >= 0 && region.width > 0 && region.height > 0
+                    && region.maxX <= 1 + 1e-9 && region.maxY <= 1 + 1e-9,
+                "regionOfInterest must be x,y,width,height within 0…1 (normalized, lower-left origin)")
+        }
+    }
+
+    /// The requests for one still image.
+    /// - Throws: `KameraError.invalidArgument` when `validate()` does.
+    package func imageAnalysis() throws -> ImageAnalysis {
+        try validate()
+        let region = regionOfInterest ?? .fullImage
+        var codes = DetectBarcodesRequest(symbologies: symbologies ?? BarcodeSymbology.allCases, effort: effort ?? .balanced)
+        codes.regionOfInterest = region
+        var rectangleRequest = DetectRectanglesRequest()
+        if let maxRectangles { rectangleRequest.maximumObservations = maxRectangles }
+        rectangleRequest.regionOfInterest = region
+        let mode = faceMode ?? .tiled
+        return ImageAnalysis(
+            barcodes: readsBarcodes ? codes : nil,
+            faces: detectsFaces(in: .image)
+                ? ImageAnalysis.FaceAnalysis(
+                    detection: faceRequest(mode.configured(DetectFaceRectanglesRequest())), landmarks: detectsLandmarks,
+                    fastLandmarks: mode.fastLandmarks)
+                : nil,
+            text: detectsText ? ImageAnalysis.TextAnalysis(recognize: recognizesText, languages: languages, regionOfInterest: region) : nil,
+            rectangles: detectsRectangles ? rectangleRequest : nil)
+    }
+
+    /// The scanner's configuration for a stream.
+    /// - Parameter frameBudget: seconds of detection work per frame to stay within (nil
+    ///   detects faces on every frame).
+    /// - Throws: `KameraError.invalidArgument` when `validate()` does, or when a region of
+    ///   interest is set (tracks live in whole frames: crop the frames instead).
+    package func liveConfiguration(frameBudget: Double?) throws -> LiveScanner.Configuration {
+        try validate()
+        guard regionOfInterest == nil else {
+            throw KameraError.invalidArgument("regionOfInterest is for single images: a stream is tracked in whole frames (crop the frames)")
+        }
+        // Whole frames, no tiles, unless a mode is named: tiling every frame of a video costs
+        // 7× the frame rate (9 fps instead of 68 on Megamind.avi).
+        let detection = faceRequest(faceMode.map { $0.configured(DetectFaceRectanglesRequest()) } ?? DetectFaceRectanglesRequest(scansTiles: false))
+        var rectangleRequest = DetectRectanglesRequest()
+        // Down to a tenth of the frame: a card or page held up to a camera is often smaller
+        // than Vision's default fifth.
+        rectangleRequest.minimumSize = 0.1
+        if let maxRectangles { rectangleRequest.maximumObservations = maxRectangles }
+        let faces = detectsFaces(in: .stream)
+        return LiveScanner.Configuration(
+            faceDetection: faces ? detection : nil,
+            faceLandmarks: faces && detectsLandmarks
+                ? DetectFaceLandmarksRequest(
+                    faceDetection: detection, usesIrisModel: !(faceMode?.fastLandmarks ?? false),
+                    refinesMesh: !(faceMode?.fastLandmarks ?? false)) : nil,
+            barcodes: readsBarcodes
+                ? DetectBarcodesRequest(symbologies: symbologies ?? BarcodeSymbology.allCases, effort: effort ?? .fast) : nil,
+            frameBudget: frameBudget,
+            rectangles: detectsRectangles ? rectangleRequest : nil,
+            text: detectsText ? DetectTextRectanglesRequest(languages: languages) : nil)
+    }
+
+    /// `base` with the face options that do not depend on the medium.
+    private func faceRequest(_ base: DetectFaceRectanglesRequest) -> DetectFaceRectanglesRequest {
+        var request = base
+        request.minimumFaceSize = minFaceSize
+        if let minConfidence { request.minimumConfidence = minConfidence }
+        if let maxFaces { request.maximumFaces = maxFaces }
+        request.regionOfInterest = regionOfInterest ?? .fullImage
+        return request
+    }
+}
