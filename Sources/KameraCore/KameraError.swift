@@ -25,8 +25,10 @@ public struct KameraError: Error, Sendable, Hashable {
         public static let imageTooLarge = Code(rawValue: "imageTooLarge")
         /// Encoding an image failed.
         public static let encodingFailed = Code(rawValue: "encodingFailed")
-        /// Writing a file failed (for example a full disk).
+        /// Writing a file failed (permissions, a vanished directory, an I/O error).
         public static let writeFailed = Code(rawValue: "writeFailed")
+        /// The disk (or the user's quota) is full: nothing more can be written there.
+        public static let diskFull = Code(rawValue: "diskFull")
         /// A recording ended without a single frame; its empty file was removed.
         public static let nothingRecorded = Code(rawValue: "nothingRecorded")
         /// The output file exists and overwriting it was not allowed.
@@ -106,6 +108,16 @@ extension KameraError {
         KameraError(
             code: .writeFailed, reason: "cannot write \(path): \(reason)",
             hint: "check free disk space and permissions", path: path)
+    }
+
+    public static func diskFull(path: String) -> KameraError {
+        KameraError(code: .diskFull, reason: "cannot write \(path): the disk is full", hint: "free some space, then try again", path: path)
+    }
+
+    /// A failed write, as `diskFull` when the system said the disk is full (`ENOSPC`, `EDQUOT`)
+    /// and as `writeFailed` otherwise.
+    public static func writeFailed(path: String, errno code: Int32, reason: String) -> KameraError {
+        code == ENOSPC || code == EDQUOT ? .diskFull(path: path) : .writeFailed(path: path, reason: reason)
     }
 
     public static func nothingRecorded(path: String, reason: String) -> KameraError {

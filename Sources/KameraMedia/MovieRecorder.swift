@@ -64,9 +64,6 @@ public final class MovieRecorder {
         self.settings = settings
         self.url = try url ?? Self.defaultURL()
         let path = self.url.path
-        if let minimum = settings.minimumFreeDiskSpace, let free = Self.freeSpace(at: self.url), free < minimum {
-            throw KameraError.writeFailed(path: path, reason: "only \(free) bytes free, below the \(minimum)-byte minimum")
-        }
         let muxer = Self.containerExtensions[self.url.pathExtension.lowercased()] ?? "mov"
         var context: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&context, nil, muxer, path) >= 0, let context else {
@@ -79,6 +76,12 @@ public final class MovieRecorder {
         } catch {
             release()
             throw error
+        }
+        // Too little room already: the recording starts stopped, so it ends as `diskSpaceLow`
+        // (with nothing recorded) like one that runs out of room, rather than as an error of
+        // its own kind.
+        if let minimum = settings.minimumFreeDiskSpace, let free = Self.freeSpace(at: self.url), free < minimum {
+            stopReason = .diskSpaceLow
         }
     }
 
@@ -136,7 +139,7 @@ public final class MovieRecorder {
 
     private func openFile(_ context: UnsafeMutablePointer<AVFormatContext>, path: String) throws {
         var status = avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE)
-        guard status >= 0 else { throw KameraError.writeFailed(path: path, reason: ffmpegMessage(status)) }
+        guard status >= 0 else { throw writeError(status) }
         var options: OpaquePointer?
         if settings.fragmentInterval > 0 {
             // An empty moov up front and self-contained fragments: every completed fragment is
@@ -146,10 +149,21 @@ public final class MovieRecorder {
         }
         status = avformat_write_header(context, &options)
         av_dict_free(&options)
-        guard status >= 0 else {
-            throw KameraError.writeFailed(path: path, reason: "cannot write the movie header: \(ffmpegMessage(status))")
-        }
-        avio_flush(context.pointee.pb)
+        guard status >= 0 else { throw writeError(status, "cannot write the movie header") }
+        try flush()
+    }
+
+    /// Pushes buffered bytes to the file and reports a write that failed (FFmpeg keeps a
+    /// failed buffered write's error on the I/O context, not in a return value).
+    private func flush() throws {
+        guard let io = formatContext?.pointee.pb else { return }
+        avio_flush(io)
+        if io.pointee.error < 0 { throw writeError(io.pointee.error) }
+    }
+
+    /// A failed write as `diskFull` or `writeFailed`.
+    private func writeError(_ status: Int32, _ what: String? = nil) -> KameraError {
+        .writeFailed(path: url.path, errno: -status, reason: [what, ffmpegMessage(status)].compactMap { $0 }.joined(separator: ": "))
     }
 
     /// Appends a frame shown at `time` seconds (any origin; the first frame starts the movie).
@@ -207,6 +221,8 @@ public final class MovieRecorder {
                     "the first frame alone is larger than the size limit of \(settings.maximumFileSize ?? 0) bytes"
                 case .maximumDurationReached: "the duration limit ended it before the first frame"
                 case .diskSpaceLow: "the disk fell below the free-space minimum before the first frame"
+                case .diskFull: "the disk was full before the first frame"
+                case .writeFailed: "writing failed before the first frame"
                 case .finished: "the source delivered no frames"
                 }
             throw KameraError.nothingRecorded(path: url.path, reason: why)
@@ -217,17 +233,37 @@ public final class MovieRecorder {
             stopReason: stopReason ?? .finished)
     }
 
+    /// Ends a recording after a failed write (`error`, from `append`): the file is closed as
+    /// it is — fragmented, so playable up to its last complete fragment — and its summary
+    /// returned, with `diskFull` or `writeFailed` as the stop reason; nil (and no file) when
+    /// no frame was written. Never throws: the disk has already failed.
+    public func conclude(after error: KameraError) -> RecordingSummary? {
+        // A failed stop (the encoder's last packets did not fit) has set `finished` already.
+        let trailerPending = !finished
+        finished = true
+        stopReason = error.code == .diskFull ? .diskFull : .writeFailed
+        if let context = formatContext, context.pointee.pb != nil {
+            if trailerPending { _ = av_write_trailer(context) }
+            avio_closep(&context.pointee.pb)
+        }
+        guard recordedFrames > 0 else {
+            try? FileManager.default.removeItem(at: url)
+            return nil
+        }
+        return RecordingSummary(
+            path: url.path, duration: recordedDuration, frames: recordedFrames,
+            bytes: (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0, stopReason: stopReason ?? .writeFailed)
+    }
+
     private func stop(_ reason: RecordingStopReason) throws {
         guard !finished else { return }
         finished = true
-        stopReason = reason
+        stopReason = stopReason ?? reason
         guard let codec = codecContext, let context = formatContext else { return }
         try send(nil, codec)
         let status = av_write_trailer(context)
         avio_closep(&context.pointee.pb)
-        guard status >= 0 else {
-            throw KameraError.writeFailed(path: url.path, reason: "cannot finish the movie: \(ffmpegMessage(status))")
-        }
+        guard status >= 0 else { throw writeError(status, "cannot finish the movie") }
     }
 
     private func send(_ frame: UnsafeMutablePointer<AVFrame>?, _ codec: UnsafeMutablePointer<AVCodecContext>) throws {
@@ -248,11 +284,9 @@ public final class MovieRecorder {
             if isKey { pendingBytes = 0 }
             pendingBytes += Int64(packet.pointee.size)
             status = av_interleaved_write_frame(context, packet)
-            guard status >= 0 else {
-                throw KameraError.writeFailed(path: url.path, reason: ffmpegMessage(status))
-            }
+            guard status >= 0 else { throw writeError(status) }
             // Push completed fragments to the file now rather than when a buffer fills.
-            avio_flush(context.pointee.pb)
+            try flush()
         }
     }
 

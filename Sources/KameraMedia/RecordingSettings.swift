@@ -55,9 +55,10 @@ extension RecordingSettings {
         guard frameRate.isFinite, frameRate > 0, frameRate <= 1000 else {
             throw KameraError.invalidArgument("frame rate must be a number above 0 and at most 1000, not \(frameRate)")
         }
-        guard fragmentInterval.isFinite, fragmentInterval >= 0 else {
+        // At most an hour: the key-frame interval (frames) must fit the encoder's Int32.
+        guard fragmentInterval.isFinite, fragmentInterval >= 0, fragmentInterval <= 3600 else {
             throw KameraError.invalidArgument(
-                "fragment interval must be 0 (no fragments) or a positive number of seconds, not \(fragmentInterval)")
+                "fragment interval must be 0 (no fragments) or a positive number of seconds up to 3600, not \(fragmentInterval)")
         }
         if let maximumDuration, !(maximumDuration.isFinite && maximumDuration > 0) {
             throw KameraError.invalidArgument("maximum duration must be a positive number of seconds, not \(maximumDuration)")

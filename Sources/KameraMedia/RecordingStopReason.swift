@@ -8,4 +8,9 @@ public enum RecordingStopReason: String, Sendable, Codable {
     case maximumDurationReached
     case maximumFileSizeReached
     case diskSpaceLow
+    /// A write failed because the disk is full; the movie holds what was written before.
+    case diskFull
+    /// A write failed for another reason (an I/O error, a vanished directory); the movie holds
+    /// what was written before.
+    case writeFailed
 }

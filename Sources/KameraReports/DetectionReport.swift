@@ -6,11 +6,11 @@ package struct DetectionReport {
     /// Why an input failed: `code` is `KameraError.Code`'s name (stable, to branch on),
     /// `message` and `hint` are for people.
     package struct FileError: Codable, Sendable {
-        package var code: String
+        package var code: KameraError.Code
         package var message: String
         package var hint: String
 
-        package init(code: String, message: String, hint: String) {
+        package init(code: KameraError.Code, message: String, hint: String) {
             (self.code, self.message, self.hint) = (code, message, hint)
         }
     }
@@ -51,12 +51,17 @@ package struct DetectionReport {
     }
 }
 
+extension KameraError.Code {
+    /// A failure that is not a `KameraError` (a bug): reported, never a crash.
+    package static let unexpected = KameraError.Code(rawValue: "unexpected")
+}
+
 extension DetectionReport.FileError {
     package init(_ error: any Error) {
         if let kamera = error as? KameraError {
-            self.init(code: kamera.code.rawValue, message: kamera.reason, hint: kamera.hint)
+            self.init(code: kamera.code, message: kamera.reason, hint: kamera.hint)
         } else {
-            self.init(code: "unexpected", message: String(describing: error), hint: "please report this input")
+            self.init(code: .unexpected, message: String(describing: error), hint: "please report this input")
         }
     }
 }

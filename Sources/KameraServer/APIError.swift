@@ -5,14 +5,15 @@ import Kamera
 import KameraReports
 
 /// An API failure as the client sees it: an HTTP status and the same `code`/`message`/`hint`
-/// record `kamera detect` prints for a failed file, as `{"error":{…}}`.
+/// record `kamera detect` prints for a failed file, as `{"error":{…}}`. Codes are
+/// `KameraError.Code`s: the library's, and the server's own below.
 struct APIError: HTTPResponseError, Sendable {
     var status: HTTPResponse.Status
     var error: DetectionReport.FileError
     /// Seconds after which a retry may succeed (503).
     var retryAfter: Int?
 
-    init(_ status: HTTPResponse.Status, code: String, message: String, hint: String, retryAfter: Int? = nil) {
+    init(_ status: HTTPResponse.Status, code: KameraError.Code, message: String, hint: String, retryAfter: Int? = nil) {
         self.status = status
         self.error = DetectionReport.FileError(code: code, message: message, hint: hint)
         self.retryAfter = retryAfter
@@ -26,30 +27,43 @@ struct APIError: HTTPResponseError, Sendable {
             case .imageTooLarge: .contentTooLarge
             case .emptyInput, .corruptImage, .invalidArgument, .barcodeGenerationFailed: .badRequest
             case .missingResource, .invalidModel: .serviceUnavailable
+            case .diskFull: .insufficientStorage507
             default: .internalServerError
             }
-        self.init(status, code: failure.code.rawValue, message: failure.reason, hint: failure.hint)
+        self.init(status, code: failure.code, message: failure.reason, hint: failure.hint)
     }
 
-    /// Every analysis slot is taken.
-    static func busy(retryAfter: Int = 1) -> APIError {
-        APIError(
-            .serviceUnavailable, code: "busy", message: "the server is analysing as many images as it can",
-            hint: "retry after \(retryAfter) s", retryAfter: retryAfter)
+    /// Every analysis slot, or the memory for one more request, is taken.
+    static func busy(retryAfter: Int = 1, reason: String = "the server is analysing as many images as it can") -> APIError {
+        APIError(.serviceUnavailable, code: .busy, message: reason, hint: "retry after \(retryAfter) s", retryAfter: retryAfter)
     }
 
     static func timedOut(after seconds: Double) -> APIError {
         APIError(
-            .gatewayTimeout, code: "timeout", message: "the analysis took longer than \(seconds.formatted()) s",
+            .gatewayTimeout, code: .timeout, message: "the analysis took longer than \(seconds.formatted()) s",
             hint: "send a smaller image or ask for fewer detectors")
     }
 
-    /// A recording ended before its first frame: nothing was kept.
-    static let nothingRecorded = APIError(
-        .badRequest, code: "nothingRecorded", message: "the recording ended before its first frame", hint: "record for longer")
+    /// A recording ended before its first frame: nothing was kept. A full or nearly full disk
+    /// says so (507), not "record for longer".
+    static func nothingRecorded(_ reason: RecordingEndReason = .finished) -> APIError {
+        switch reason {
+        case .diskFull, .diskSpaceLow:
+            APIError(
+                .insufficientStorage507, code: reason == .diskFull ? .diskFull : .diskSpaceLow,
+                message: "nothing was recorded: the server's disk is \(reason == .diskFull ? "full" : "below its free-space minimum")",
+                hint: "free space in the server's data directory")
+        case .writeFailed:
+            APIError(
+                .internalServerError, code: .writeFailed, message: "nothing was recorded: the movie could not be written",
+                hint: "see the server's log")
+        default:
+            APIError(.badRequest, code: .nothingRecorded, message: "the recording ended before its first frame", hint: "record for longer")
+        }
+    }
 
     static func badRequest(_ message: String, hint: String) -> APIError {
-        APIError(.badRequest, code: "invalidArgument", message: message, hint: hint)
+        APIError(.badRequest, code: .invalidArgument, message: message, hint: hint)
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -58,4 +72,9 @@ struct APIError: HTTPResponseError, Sendable {
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
+}
+
+extension HTTPResponse.Status {
+    /// 507 (RFC 4918): the server cannot store what the request needs — a full disk.
+    static let insufficientStorage507 = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
 }

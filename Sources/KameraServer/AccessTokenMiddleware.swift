@@ -14,7 +14,7 @@ struct AccessTokenMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         throw APIError(
-            .unauthorized, code: "unauthorized", message: "this server needs its access token",
+            .unauthorized, code: .unauthorized, message: "this server needs its access token",
             hint: "send Authorization: Bearer TOKEN, or open /login?token=TOKEN in the browser")
     }
 

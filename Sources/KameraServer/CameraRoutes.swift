@@ -26,7 +26,7 @@ struct CameraRoutes: Sendable {
         let text = try context.parameters.require("index")
         guard let index = Int(text), cameras.indices.contains(index) else {
             throw APIError(
-                .notFound, code: "notFound", message: "no server camera \(text)",
+                .notFound, code: .notFound, message: "no server camera \(text)",
                 hint: cameras.isEmpty ? "start kamera serve with --camera /dev/videoN" : "GET /v1/cameras lists them")
         }
         return cameras[index]
@@ -40,7 +40,8 @@ struct CameraRoutes: Sendable {
     }
 
     func stopRecording(context: some RequestContext) async throws -> Response {
-        guard let entry = try await camera(context).stopRecording() else { throw APIError.nothingRecorded }
+        let ended = try await camera(context).stopRecording()
+        guard let entry = ended.entry else { throw APIError.nothingRecorded(ended.reason) }
         return JSONResponse.make(try JSONValueEncoder.encode(["recording": entry.listing]).rendered() + "\n")
     }
 
@@ -60,7 +61,7 @@ struct CameraRoutes: Sendable {
                         try await outbound.write(.binary(buffer))
                         try await outbound.write(.text(message))
                     case .notice(let message):
-                        try await outbound.write(.text(message))
+                        try await outbound.write(.text(try message.text()))
                     }
                 }
                 // The camera failed and let its watchers go.
@@ -94,6 +95,6 @@ struct CameraRoutes: Sendable {
     }
 
     private func send(_ error: APIError, _ outbound: WebSocketOutboundWriter) async throws {
-        try await outbound.write(.text(try LiveSocket.errorMessage(id: nil, error)))
+        try await outbound.write(.text(try LiveMessage.error(id: nil, error).text()))
     }
 }

@@ -44,11 +44,11 @@ enum RequestBody {
             buffer = try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw APIError(
-                .contentTooLarge, code: "bodyTooLarge", message: "the body is larger than \(limit) bytes",
+                .contentTooLarge, code: .bodyTooLarge, message: "the body is larger than \(limit) bytes",
                 hint: "send a smaller file or start the server with a larger --max-body")
         }
         guard buffer.readableBytes > 0 else {
-            throw APIError(.badRequest, code: "emptyInput", message: "the request body is empty", hint: "send the image file as the body")
+            throw APIError(.badRequest, code: .emptyInput, message: "the request body is empty", hint: "send the image file as the body")
         }
         return Data(buffer: buffer)
     }

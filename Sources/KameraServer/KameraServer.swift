@@ -15,6 +15,7 @@ public struct KameraServer: Sendable {
     let admission: AnalysisAdmission
     let library: ResultsLibrary
     let cameras: [ServerCamera]
+    let logger: Logger
 
     /// Checks the configuration (a public address needs a token; each camera exists and
     /// captures video) and prepares the server.
@@ -23,9 +24,12 @@ public struct KameraServer: Sendable {
         self.configuration = configuration
         let admission = AnalysisAdmission(slots: configuration.limits.analysisSlots)
         let library = try ResultsLibrary(directory: configuration.dataDirectory)
+        var logger = Logger(label: "kamera.serve")
+        logger.logLevel = .notice
         cameras = try configuration.cameras.enumerated().map { index, path in
-            try ServerCamera(index: index, path: path, admission: admission, library: library)
+            try ServerCamera(index: index, path: path, admission: admission, library: library, logger: logger)
         }
+        self.logger = logger
         self.admission = admission
         self.library = library
     }
@@ -42,8 +46,6 @@ public struct KameraServer: Sendable {
     /// The application, for `run` and for tests (HummingbirdTesting).
     package func makeApplication(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
         let router = makeRouter()
-        var logger = Logger(label: "kamera.serve")
-        logger.logLevel = .notice
         return Application(
             router: router,
             server: .http1WebSocketUpgrade(
@@ -63,7 +65,8 @@ public struct KameraServer: Sendable {
         let limits = configuration.limits
         let detect = DetectRoute(admission: admission, limits: limits, library: library)
         let generate = GenerateRoute(admission: admission, limits: limits)
-        let live = LiveSocket(admission: admission, limits: limits, recordingLimits: configuration.recordingLimits, library: library)
+        let live = LiveSocket(
+            admission: admission, limits: limits, recordingLimits: configuration.recordingLimits, library: library, logger: logger)
         let recordings = RecordingRoutes(library: library)
         router.post("/v1/detect") { request, context in try await detect.respond(to: request, context: context) }
         router.post("/v1/generate") { request, context in try await generate.respond(to: request, context: context) }

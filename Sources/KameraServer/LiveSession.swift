@@ -1,6 +1,7 @@
 import Foundation
 import Kamera
 import KameraReports
+import Logging
 import Synchronization
 
 /// One live connection's state: its `LiveScanner` (faces keep their IDs, codes their keys
@@ -24,6 +25,7 @@ final class LiveSession: @unchecked Sendable {
 
     private struct Requests {
         var options = AnalysisOptions()
+        /// Asked for and not yet ended: started at the next frame.
         var recording: (id: String, url: URL, limits: RecordingLimits)?
         var stopRecording = false
     }
@@ -32,12 +34,14 @@ final class LiveSession: @unchecked Sendable {
     private let requests = Mutex(Requests())
     private var scanner: LiveScanner?
     private var scannerOptions: AnalysisOptions?
-    private var recorder: (id: String, recorder: MovieRecorder)?
+    private var writer: RecordingWriter?
     private let started = ContinuousClock.now
     private let maximumPixelCount: Int
+    private let logger: Logger
 
-    init(maximumPixelCount: Int) {
+    init(maximumPixelCount: Int, logger: Logger) {
         self.maximumPixelCount = maximumPixelCount
+        self.logger = logger
     }
 
     /// Takes new options; the scanner is rebuilt at the next frame if they changed.
@@ -85,7 +89,7 @@ final class LiveSession: @unchecked Sendable {
         }
         let scan = try scanner!.scan(frame, at: time)
         var outcome = Outcome(message: "")
-        outcome.finishedRecording = try record(frame, at: time, requests: wanted)
+        outcome.finishedRecording = record(frame, at: time, requests: wanted)
         for event in scan.events {
             switch (event.kind, event.type) {
             case (.face, .appeared): outcome.appearedFaces += Int(event.id).map { [$0] } ?? []
@@ -99,49 +103,37 @@ final class LiveSession: @unchecked Sendable {
         outcome.message = try LiveFrameResult(
             head: .init(
                 id: frameID, width: frame.width, height: frame.height, analysisMs: (elapsed * 10).rounded() / 10, dropped: dropped,
-                recording: recorder.map { $0.recorder.recordedDuration } ?? recordingSeconds),
+                recording: writer?.recordedSeconds ?? recordingSeconds),
             scan: ScanRecord(scan, includesRectangles: wanted.options.detectsRectangles)
         ).json()
         return outcome
     }
 
     /// Writes the frame into the recording (starting it on its first frame), and ends the
-    /// recording when a limit or the page says so.
-    private func record(_ frame: PixelBuffer, at time: Double, requests wanted: Requests) throws -> FinishedRecording? {
+    /// recording when a limit, the disk or the page says so.
+    private func record(_ frame: PixelBuffer, at time: Double, requests wanted: Requests) -> FinishedRecording? {
         guard let request = wanted.recording else { return nil }
-        if wanted.stopRecording { return try closeRecording() }
-        if recorder == nil {
-            let settings = RecordingSettings(
-                width: frame.width, height: frame.height, frameRate: 30, maximumDuration: request.limits.maximumDuration,
-                maximumFileSize: request.limits.maximumFileSize, minimumFreeDiskSpace: request.limits.minimumFreeDiskSpace)
-            do {
-                recorder = (request.id, try MovieRecorder(url: request.url, settings: settings))
-            } catch {
-                // Nothing can be recorded (odd frame size, unwritable disk): end it here.
-                requests.withLock { $0.recording = nil }
-                return FinishedRecording(id: request.id, width: frame.width, height: frame.height, summary: nil)
-            }
+        if wanted.stopRecording { return closeRecording(.finished) }
+        if writer == nil {
+            writer = RecordingWriter(id: request.id, url: request.url, limits: request.limits, frameRate: 30, logger: logger)
         }
-        if try recorder!.recorder.append(frame, at: time) { return nil }
-        return try closeRecording()
+        guard let finished = writer?.append(frame, at: time) else { return nil }
+        forgetRecording()
+        return finished
     }
 
-    /// Finishes the recording being written, if any (the page stopped it, a limit was hit,
-    /// or the connection closed).
-    func closeRecording() throws -> FinishedRecording? {
-        let request = requests.withLock { state -> (id: String, url: URL, limits: RecordingLimits)? in
-            defer { (state.recording, state.stopRecording) = (nil, false) }
-            return state.recording
-        }
+    /// Finishes the recording asked for or being written, if any, as `reason` (the page
+    /// stopped it, or the connection closed).
+    func closeRecording(_ reason: RecordingEndReason) -> FinishedRecording? {
+        let request = requests.withLock { $0.recording }
         guard let request else { return nil }
-        guard let (id, movie) = recorder else { return FinishedRecording(id: request.id, width: 0, height: 0, summary: nil) }
-        recorder = nil
-        let summary: RecordingSummary?
-        do {
-            summary = try movie.finish()
-        } catch let error as KameraError where error.code == .nothingRecorded {
-            summary = nil
-        }
-        return FinishedRecording(id: id, width: movie.settings.width, height: movie.settings.height, summary: summary)
+        let finished = writer?.finish(reason) ?? FinishedRecording(id: request.id, outcome: .nothing, reason: reason)
+        forgetRecording()
+        return finished
+    }
+
+    private func forgetRecording() {
+        writer = nil
+        requests.withLock { (state: inout Requests) in (state.recording, state.stopRecording) = (nil, false) }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdWebSocket
 import Kamera
 import KameraReports
+import Logging
 import NIOCore
 
 /// `/v1/live`: the page streams camera frames, the server answers each analysed frame with a
@@ -21,6 +22,7 @@ struct LiveSocket: Sendable {
     let limits: RequestLimits
     let recordingLimits: RecordingLimits
     let library: ResultsLibrary
+    let logger: Logger
 
     struct Frame: Sendable {
         var id: UInt32
@@ -28,7 +30,7 @@ struct LiveSocket: Sendable {
     }
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let session = LiveSession(maximumPixelCount: limits.maximumPixelCount)
+        let session = LiveSession(maximumPixelCount: limits.maximumPixelCount, logger: logger)
         let (frames, waiting) = AsyncStream.makeStream(of: Frame.self, bufferingPolicy: .bufferingNewest(1))
         let dropped = DropCounter()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -37,8 +39,8 @@ struct LiveSocket: Sendable {
                     try await analyse(frame, session: session, dropped: dropped, outbound: outbound)
                 }
                 // The page went away: a recording in progress ends with what it has.
-                let finished = try await AnalysisExecutor.run { try session.closeRecording() }
-                if let finished { try? await conclude(finished, reason: "disconnected", outbound: nil) }
+                let finished = try await AnalysisExecutor.run { session.closeRecording(.disconnected) }
+                if let finished { try? await conclude(finished, outbound: nil) }
             }
             defer { waiting.finish() }
             for try await message in inbound.messages(maxSize: limits.maximumFrameBytes) {
@@ -55,7 +57,7 @@ struct LiveSocket: Sendable {
                     let image = Data(buffer.readableBytesView.dropFirst(4))
                     if case .dropped(let replaced) = waiting.yield(Frame(id: id, image: image)) {
                         dropped.add()
-                        try await outbound.write(.text(Self.skippedMessage(id: replaced.id, dropped: dropped.count)))
+                        try await outbound.write(.text(try LiveMessage.skipped(id: replaced.id, dropped: dropped.count).text()))
                     }
                 case .text(let text):
                     try await command(text, session: session, outbound: outbound)
@@ -79,13 +81,19 @@ struct LiveSocket: Sendable {
             session.update(options)
         case .record(let record) where record.record == .start:
             guard !session.isRecording else {
-                try await send(error: APIError.badRequest("already recording", hint: #"send {"record":"stop"} first"#), id: nil, outbound)
+                try await send(
+                    error: APIError(.conflict, code: .alreadyRecording, message: "already recording", hint: #"send {"record":"stop"} first"#),
+                    id: nil, outbound)
                 return
             }
-            // Listed before its first frame, so a crash cannot lose it.
-            let entry = RecordingEntry.started(source: "browser")
-            try await library.insert(entry)
-            session.startRecording(id: entry.id, url: library.movieURL(entry), limits: try recordingLimits.lowered(to: record))
+            do {
+                // Listed before its first frame, so a crash cannot lose it.
+                let entry = RecordingEntry.started(source: "browser")
+                try await library.insert(entry)
+                session.startRecording(id: entry.id, url: library.movieURL(entry), limits: try recordingLimits.lowered(to: record))
+            } catch {
+                try await send(error: library.apiError(error, logger: logger), id: nil, outbound)
+            }
         case .record:
             session.stopRecording()
         }
@@ -101,40 +109,21 @@ struct LiveSocket: Sendable {
             return
         }
         try await outbound.write(.text(outcome.message))
-        try await library.note(outcome, session: session.id)
-        if let finished = outcome.finishedRecording { try await conclude(finished, reason: nil, outbound: outbound) }
+        await library.noteLogging(outcome, session: session.id, logger: logger)
+        if let finished = outcome.finishedRecording { try await conclude(finished, outbound: outbound) }
     }
 
     /// Completes a recording's entry and announces it to the page; one that got no frame is
     /// removed and the page told so.
-    private func conclude(_ finished: FinishedRecording, reason: String?, outbound: WebSocketOutboundWriter?) async throws {
-        if let entry = try await library.conclude(finished, reason: reason) {
-            if let outbound { try await outbound.write(.text(try Self.recordingMessage(entry))) }
+    private func conclude(_ finished: FinishedRecording, outbound: WebSocketOutboundWriter?) async throws {
+        if let entry = try await library.conclude(finished) {
+            if let outbound { try await outbound.write(.text(try LiveMessage.recording(entry.listing).text())) }
         } else if let outbound {
-            try await send(error: .nothingRecorded, id: nil, outbound)
+            try await send(error: .nothingRecorded(finished.reason), id: nil, outbound)
         }
-    }
-
-    /// `{"recording":{…}}`: a recording ended, as `GET /v1/recordings` lists it.
-    static func recordingMessage(_ entry: RecordingEntry) throws -> String {
-        try JSONValueEncoder.encode(["recording": entry.listing]).compact()
     }
 
     private func send(error: APIError, id: UInt32?, _ outbound: WebSocketOutboundWriter) async throws {
-        try await outbound.write(.text(try Self.errorMessage(id: id, error)))
-    }
-
-    /// Said for every frame that will not be analysed, so a client that keeps a bounded
-    /// number of frames in flight never waits for an answer that cannot come.
-    static func skippedMessage(id: UInt32, dropped: Int) -> String {
-        #"{"id":\#(id),"skipped":true,"dropped":\#(dropped)}"#
-    }
-
-    static func errorMessage(id: UInt32?, _ error: APIError) throws -> String {
-        struct Message: Encodable {
-            var id: UInt32?
-            var error: DetectionReport.FileError
-        }
-        return try JSONValueEncoder.encode(Message(id: id, error: error.error)).compact()
+        try await outbound.write(.text(try LiveMessage.error(id: id, error).text()))
     }
 }

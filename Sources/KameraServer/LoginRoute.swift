@@ -9,7 +9,7 @@ enum LoginRoute {
         guard let token else { return Response(status: .seeOther, headers: [.location: "/"]) }
         let given = request.uri.queryParameters["token"].map(String.init) ?? ""
         guard AccessTokenMiddleware<BasicRequestContext>(token: token).matches(given) else {
-            throw APIError(.unauthorized, code: "unauthorized", message: "wrong token", hint: "use the token the server was started with")
+            throw APIError(.unauthorized, code: .unauthorized, message: "wrong token", hint: "use the token the server was started with")
         }
         var response = Response(status: .seeOther, headers: [.location: "/"])
         response.setCookie(

@@ -14,9 +14,8 @@ struct RecordingEntry: Codable, Sendable, FetchableRecord, PersistableRecord {
     var duration: Double
     var frames: Int
     var bytes: Int64
-    /// `finished` (stopped by the user), `maximumDurationReached`, `maximumFileSizeReached`,
-    /// `diskSpaceLow`, `disconnected` or `interrupted` (the server stopped while recording).
-    var stopReason: String?
+    /// Why it ended; nil while being written.
+    var stopReason: RecordingEndReason?
     var complete: Bool
     var hasThumbnail: Bool
     /// What was recorded: `browser` (frames a page sent) or the server camera's path.
@@ -41,7 +40,7 @@ struct RecordingEntry: Codable, Sendable, FetchableRecord, PersistableRecord {
         var duration: Double
         var frames: Int
         var bytes: Int64
-        var stopReason: String?
+        var stopReason: RecordingEndReason?
         var complete: Bool
         var movie: String
         var thumbnail: String?

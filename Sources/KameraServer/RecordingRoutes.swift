@@ -21,7 +21,7 @@ struct RecordingRoutes: Sendable {
         let entry = try await existing(context)
         let path = library.movieURL(entry).path
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int).flatMap({ $0 }), size > 0 else {
-            throw APIError(.notFound, code: "notFound", message: "the recording's movie is missing", hint: "delete the recording")
+            throw APIError(.notFound, code: .notFound, message: "the recording's movie is missing", hint: "delete the recording")
         }
         var headers: HTTPFields = [.contentType: "video/mp4", .acceptRanges: "bytes"]
         if let range = request.headers[.range].flatMap({ Self.byteRange($0, size: size) }) {
@@ -37,7 +37,7 @@ struct RecordingRoutes: Sendable {
     func thumbnail(context: some RequestContext) async throws -> Response {
         let entry = try await existing(context)
         guard entry.hasThumbnail, let data = FileManager.default.contents(atPath: library.thumbnailURL(entry).path) else {
-            throw APIError(.notFound, code: "notFound", message: "this recording has no thumbnail", hint: "its movie may be unreadable")
+            throw APIError(.notFound, code: .notFound, message: "this recording has no thumbnail", hint: "its movie may be unreadable")
         }
         return Response(status: .ok, headers: [.contentType: "image/png"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
@@ -62,7 +62,7 @@ struct RecordingRoutes: Sendable {
     }
 
     static func noSuchRecording(_ id: String) -> APIError {
-        APIError(.notFound, code: "notFound", message: "no recording \(id)", hint: "GET /v1/recordings lists them")
+        APIError(.notFound, code: .notFound, message: "no recording \(id)", hint: "GET /v1/recordings lists them")
     }
 
     /// The single range of a `Range: bytes=A-B` header (A-, -N forms too), clamped to the

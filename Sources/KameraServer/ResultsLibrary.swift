@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Kamera
+import Logging
 
 /// The server's results library: SQLite through GRDB in the data directory (WAL, one
 /// writer), beside the recordings' movies and thumbnails. What it has acknowledged survives
@@ -109,21 +110,20 @@ final class ResultsLibrary: Sendable {
         return true
     }
 
-    /// Completes the entry of a recording that ended: measured, with its thumbnail, and
-    /// `reason` (else the recorder's stop reason). A recording that got no frame is removed and
-    /// nil returned.
-    func conclude(_ finished: FinishedRecording, reason: String?) async throws -> RecordingEntry? {
+    /// Completes the entry of a recording that ended: measured, with its thumbnail and why it
+    /// ended. A recording that got no frame is removed and nil returned.
+    func conclude(_ finished: FinishedRecording) async throws -> RecordingEntry? {
         guard var entry = try await recording(id: finished.id) else { return nil }
-        guard let summary = finished.summary else {
+        guard case .recorded(let width, let height, let summary) = finished.outcome else {
             _ = try await deleteRecording(id: finished.id)
             return nil
         }
-        entry.width = finished.width
-        entry.height = finished.height
+        entry.width = width
+        entry.height = height
         entry.duration = summary.duration
         entry.frames = summary.frames
         entry.bytes = summary.bytes
-        entry.stopReason = reason ?? summary.stopReason.rawValue
+        entry.stopReason = finished.reason
         entry.complete = true
         let movie = movieURL(entry), thumbnail = thumbnailURL(entry)
         entry.hasThumbnail = (try? await AnalysisExecutor.run { try Self.writeThumbnail(of: movie, to: thumbnail) }) != nil
@@ -144,10 +144,13 @@ final class ResultsLibrary: Sendable {
                 try await pool.write { db in _ = try doomed.delete(db) }
                 continue
             }
+            // The entry was listed before the first frame, without a size: the movie has it.
+            entry.width = reader.width
+            entry.height = reader.height
             entry.duration = reader.duration ?? entry.duration
             entry.frames = frames
             entry.bytes = (try? FileManager.default.attributesOfItem(atPath: movie.path)[.size] as? Int64) ?? entry.bytes
-            entry.stopReason = "interrupted"
+            entry.stopReason = .interrupted
             entry.complete = true
             entry.hasThumbnail = (try? Self.writeThumbnail(of: movie, to: thumbnailURL(entry))) != nil
             try await update(entry)
@@ -214,5 +217,32 @@ final class ResultsLibrary: Sendable {
 
     func photos(limit: Int) async throws -> [PhotoEntry] {
         try await pool.read { db in try PhotoEntry.order(Column("analysedAt").desc).limit(limit).fetchAll(db) }
+    }
+}
+
+extension ResultsLibrary {
+    /// Notes a live frame's findings; a failure (a full disk) is logged, never the end of the
+    /// stream: the page still gets its results.
+    func noteLogging(_ outcome: LiveSession.Outcome, session: String, logger: Logger) async {
+        do {
+            try await note(outcome, session: session)
+        } catch {
+            _ = apiError(error, logger: logger)
+        }
+    }
+
+    /// A library failure as the client sees it, logged: a full disk is `diskFull` (507).
+    func apiError(_ error: any Error, logger: Logger) -> APIError {
+        if let error = error as? APIError { return error }
+        if let error = error as? KameraError {
+            logger.error("results library: \(error.reason)", metadata: ["code": "\(error.code)"])
+            return APIError(error)
+        }
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_FULL {
+            logger.error("results library: the disk is full (\(directory.path))")
+            return APIError(KameraError.diskFull(path: directory.path))
+        }
+        logger.error("results library: \(error)")
+        return APIError(.internalServerError, code: .writeFailed, message: "the results library could not be written", hint: "see the server's log")
     }
 }

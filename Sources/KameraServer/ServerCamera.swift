@@ -1,6 +1,7 @@
 import Foundation
 import Kamera
 import KameraReports
+import Logging
 import Synchronization
 
 /// A camera attached to the server (`kamera serve --camera /dev/videoN`): the live view of a
@@ -9,16 +10,16 @@ import Synchronization
 /// The camera is opened when the first page watches it or a recording starts, and closed when
 /// neither remains. A capture thread of its own reads every frame (blocking reads never run on
 /// Swift's cooperative pool or the event loops) and writes every frame, at the camera's full
-/// size and rate, into the recording; separately, one `LiveScanner` analyses the newest frame
-/// whenever an analysis slot is free (latest frame wins), and each analysed frame goes to
-/// every watching page as a JPEG with its result. Detector options are the camera's, shared
-/// by its watchers: the last page to change them wins.
+/// size and rate, into the recording (`RecordingWriter`, as a page's recordings); separately,
+/// one `LiveSession` analyses the newest frame whenever an analysis slot is free (latest frame
+/// wins), and each analysed frame goes to every watching page as a JPEG with its result.
+/// Detector options are the camera's, shared by its watchers: the last page to change them wins.
 final class ServerCamera: Sendable {
     /// What a page watching the camera receives: each analysed frame as a JPEG with its
     /// result, and notices (a recording ended, the camera failed).
     enum Update: Sendable {
         case frame(id: UInt32, jpeg: Data, message: String)
-        case notice(String)
+        case notice(LiveMessage)
     }
 
     /// The camera as `GET /v1/cameras` lists it.
@@ -38,20 +39,13 @@ final class ServerCamera: Sendable {
         var recording: Recording?
     }
 
-    let index: Int
-    let path: String
-    let name: String
-    private let admission: AnalysisAdmission
-    private let library: ResultsLibrary
-    private let state = Mutex(State())
-
-    private struct PendingRecording {
+    struct PendingRecording {
         var id: String
         var url: URL
         var limits: RecordingLimits
     }
 
-    private struct State {
+    struct State {
         var watchers: [UUID: AsyncStream<Update>.Continuation] = [:]
         var options = AnalysisOptions()
         var capturing = false
@@ -63,19 +57,32 @@ final class ServerCamera: Sendable {
         var frameSize: (width: Int, height: Int)?
         /// Recordings whose library entries are being completed (awaited at shutdown).
         var concluding: [UUID: Task<Void, Never>] = [:]
+        /// Callers of `stopRecording` waiting for the completed entry, by recording.
+        var endWaiters: [String: [AsyncStream<RecordingEnd>.Continuation]] = [:]
+        /// `shutDown` waiting for the capture thread to end.
+        var captureEndWaiters: [AsyncStream<Void>.Continuation] = []
 
         /// Whether the camera has nothing to do and may close.
         var isIdle: Bool { shuttingDown || (watchers.isEmpty && recording == nil) }
     }
 
+    let index: Int
+    let path: String
+    let name: String
+    let admission: AnalysisAdmission
+    let library: ResultsLibrary
+    let logger: Logger
+    let state = Mutex(State())
+
     /// Checks that `path` can be opened as a camera (see `CameraFeed.check`), without opening it.
-    init(index: Int, path: String, admission: AnalysisAdmission, library: ResultsLibrary) throws {
+    init(index: Int, path: String, admission: AnalysisAdmission, library: ResultsLibrary, logger: Logger) throws {
         try CameraFeed.check(path)
         self.index = index
         self.path = path
         name = CameraDevice(queryingDeviceAt: path)?.name ?? URL(fileURLWithPath: path).lastPathComponent
         self.admission = admission
         self.library = library
+        self.logger = logger
     }
 
     var listing: Listing {
@@ -108,7 +115,7 @@ final class ServerCamera: Sendable {
         state.withLock { $0.options = options }
     }
 
-    private func broadcast(_ update: Update) {
+    func broadcast(_ update: Update) {
         for watcher in state.withLock({ Array($0.watchers.values) }) { watcher.yield(update) }
     }
 
@@ -129,218 +136,95 @@ final class ServerCamera: Sendable {
         guard accepted else {
             _ = try await library.deleteRecording(id: entry.id)
             throw APIError(
-                .conflict, code: "alreadyRecording", message: "camera \(index) is already recording",
+                .conflict, code: .alreadyRecording, message: "camera \(index) is already recording",
                 hint: "DELETE /v1/cameras/\(index)/recording stops it")
         }
         startCaptureIfNeeded()
         return entry
     }
 
-    /// Stops the recording in progress and returns its finished entry (nil when it ended
-    /// before its first frame and was removed).
-    func stopRecording() async throws -> RecordingEntry? {
+    /// How a recording ended: its completed entry (nil when it ended before its first frame
+    /// and was removed) and why.
+    typealias RecordingEnd = (entry: RecordingEntry?, reason: RecordingEndReason)
+
+    /// Stops the recording in progress and returns how it ended, once the capture thread has
+    /// closed it and its entry is complete.
+    func stopRecording() async throws -> RecordingEnd {
+        let (ends, waiter) = AsyncStream.makeStream(of: RecordingEnd.self, bufferingPolicy: .bufferingNewest(1))
         let id = state.withLock { s -> String? in
-            s.stopRecording = s.recording != nil
-            return s.recording?.id
+            guard let id = s.recording?.id else { return nil }
+            s.stopRecording = true
+            s.endWaiters[id, default: []].append(waiter)
+            return id
         }
-        guard let id else {
-            throw APIError(.conflict, code: "notRecording", message: "camera \(index) is not recording", hint: "POST to start a recording")
+        guard id != nil else {
+            throw APIError(.conflict, code: .notRecording, message: "camera \(index) is not recording", hint: "POST to start a recording")
         }
         // The capture thread ends it at its next frame; a camera delivers several a second.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            guard let entry = try await library.recording(id: id) else { return nil }
-            if entry.complete { return entry }
-            try await Task.sleep(for: .milliseconds(20))
+        guard let end = await Self.first(of: ends, within: .seconds(10)) else {
+            throw APIError(
+                .gatewayTimeout, code: .cameraNotResponding, message: "camera \(index) delivered no frame for 10 s",
+                hint: "the recording ends when the camera delivers again or the server stops")
         }
-        throw APIError(
-            .gatewayTimeout, code: "cameraNotResponding", message: "camera \(index) delivered no frame for 10 s",
-            hint: "the recording ends when the camera delivers again or the server stops")
+        return end
     }
 
-    // MARK: Capture
-
-    private func startCaptureIfNeeded() {
-        let start = state.withLock { s -> Bool in
-            guard !s.capturing, !s.isIdle else { return false }
-            s.capturing = true
-            return true
-        }
-        guard start else { return }
-        let thread = Thread { [self] in capture() }
-        thread.name = "kamera camera \(index)"
-        thread.start()
-    }
-
-    /// The capture thread: reads frames until the camera is idle, fails or the server stops,
-    /// records them, and hands the newest to the analysis task.
-    private func capture() {
-        let (frames, newest) = AsyncStream.makeStream(of: VideoFrame.self, bufferingPolicy: .bufferingNewest(1))
-        let session = LiveSession(maximumPixelCount: .max)
-        let analysis = Task { await analyse(frames, session: session) }
-        var recorder: (id: String, recorder: MovieRecorder)?
-        var failure: APIError?
-        do {
-            let feed = try CameraFeed(path: path)
-            state.withLock { $0.frameSize = (feed.width, feed.height) }
-            while !state.withLock({ $0.isIdle }) {
-                guard let frame = try feed.next() else {
-                    failure = APIError(
-                        .serviceUnavailable, code: "cameraLost", message: "camera \(index) stopped delivering frames",
-                        hint: "check the camera and its cable")
-                    break
-                }
-                record(frame, feed: feed, into: &recorder)
-                newest.yield(frame)
-            }
-        } catch let error as KameraError {
-            failure = APIError(
-                .serviceUnavailable, code: "cameraUnavailable", message: "camera \(index) (\(path)): \(error.reason)", hint: error.hint)
-        } catch {
-            failure = APIError(.serviceUnavailable, code: "cameraUnavailable", message: "camera \(index) (\(path)): \(error)", hint: "")
-        }
-        newest.finish()
-        let reason = failure != nil ? "cameraLost" : state.withLock { $0.shuttingDown } ? "serverStopped" : nil
-        if let (id, movie) = recorder {
-            finish(id: id, movie, reason: reason)
-        } else if let pending = state.withLock({ s in
-            defer { s.recording = nil }; return s.recording
-        }) {
-            // Asked for, but the camera never delivered a frame for it.
-            conclude(FinishedRecording(id: pending.id, width: 0, height: 0, summary: nil), reason: nil)
-        }
-        if let failure, let message = try? LiveSocket.errorMessage(id: nil, failure) {
-            // Watchers are told and let go: nothing more will come.
-            let watchers = state.withLock { s in
-                defer { s.watchers = [:] }; return s.watchers.values
-            }
-            for watcher in watchers {
-                watcher.yield(.notice(message))
-                watcher.finish()
-            }
-        }
-        _ = analysis
-        // Closed; open again at once if a page or a recording arrived meanwhile.
-        let again = state.withLock { s -> Bool in
-            s.capturing = false
-            s.frameSize = nil
-            return failure == nil && !s.isIdle
-        }
-        if again { startCaptureIfNeeded() }
-    }
-
-    /// Writes `frame` into the recording that was asked for (starting it at this frame),
-    /// and ends it when asked to or when a limit is reached.
-    private func record(_ frame: VideoFrame, feed: CameraFeed, into recorder: inout (id: String, recorder: MovieRecorder)?) {
-        let (pending, stop) = state.withLock { ($0.recording, $0.stopRecording) }
-        guard let pending else { return }
-        if stop {
-            if let (id, movie) = recorder {
-                finish(id: id, movie, reason: nil)
-                recorder = nil
-            } else {
-                state.withLock { $0.recording = nil }
-                conclude(FinishedRecording(id: pending.id, width: 0, height: 0, summary: nil), reason: nil)
-            }
-            return
-        }
-        if recorder == nil {
-            let settings = RecordingSettings(
-                width: feed.width, height: feed.height, frameRate: feed.frameRate, maximumDuration: pending.limits.maximumDuration,
-                maximumFileSize: pending.limits.maximumFileSize, minimumFreeDiskSpace: pending.limits.minimumFreeDiskSpace)
-            do {
-                recorder = (pending.id, try MovieRecorder(url: pending.url, settings: settings))
-            } catch {
-                state.withLock { $0.recording = nil }
-                conclude(FinishedRecording(id: pending.id, width: feed.width, height: feed.height, summary: nil), reason: nil)
-                return
-            }
-        }
-        let (id, movie) = recorder!
-        let goesOn: Bool
-        do {
-            goesOn = try movie.append(frame.pixelBuffer, at: frame.time)
-        } catch {
-            // A failed write (the disk went away): keep what was written.
-            finish(id: id, movie, reason: "writeFailed")
-            recorder = nil
-            return
-        }
-        if goesOn {
-            state.withLock { $0.recordedSeconds = movie.recordedDuration }
-        } else {
-            finish(id: id, movie, reason: nil)
-            recorder = nil
-        }
-    }
-
-    /// Finishes the movie (on the capture thread), then completes its library entry.
-    private func finish(id: String, _ movie: MovieRecorder, reason: String?) {
-        let summary: RecordingSummary?
-        do {
-            summary = try movie.finish()
-        } catch {
-            summary = nil
-        }
-        state.withLock { s in
-            if s.recording?.id == id { (s.recording, s.stopRecording, s.recordedSeconds) = (nil, false, nil) }
-        }
-        conclude(FinishedRecording(id: id, width: movie.settings.width, height: movie.settings.height, summary: summary), reason: reason)
-    }
-
-    /// Completes the entry in the library and tells the watchers, off the capture thread.
-    private func conclude(_ finished: FinishedRecording, reason: String?) {
+    /// Completes the entry in the library, tells the watchers and whoever is waiting in
+    /// `stopRecording`, off the capture thread.
+    func conclude(_ finished: FinishedRecording) {
         let key = UUID()
         let task = Task {
-            let entry = try? await library.conclude(finished, reason: reason)
-            let message = try? entry.map(LiveSocket.recordingMessage) ?? LiveSocket.errorMessage(id: nil, .nothingRecorded)
-            if let message { broadcast(.notice(message)) }
-            _ = state.withLock { $0.concluding.removeValue(forKey: key) }
+            var entry: RecordingEntry?
+            do {
+                entry = try await library.conclude(finished)
+            } catch {
+                _ = library.apiError(error, logger: logger)
+            }
+            broadcast(.notice(LiveMessage.ended(entry, reason: finished.reason)))
+            let waiters = state.withLock { s in
+                s.concluding.removeValue(forKey: key)
+                return s.endWaiters.removeValue(forKey: finished.id) ?? []
+            }
+            for waiter in waiters {
+                waiter.yield((entry, finished.reason))
+                waiter.finish()
+            }
         }
         state.withLock { $0.concluding[key] = task }
     }
 
-    // MARK: Analysis
-
-    /// Analyses the newest captured frame whenever a slot is free and someone is watching.
-    private func analyse(_ frames: AsyncStream<VideoFrame>, session: LiveSession) async {
-        var lastIndex = -1, dropped = 0
-        for await frame in frames {
-            if lastIndex >= 0 { dropped += max(0, frame.index - lastIndex - 1) }
-            lastIndex = frame.index
-            let (watching, options, recordedSeconds) = state.withLock { (!$0.watchers.isEmpty, $0.options, $0.recordedSeconds) }
-            guard watching else { continue }
-            session.update(options)
-            let id = UInt32(truncatingIfNeeded: frame.index), droppedSoFar = dropped
-            do {
-                let (outcome, jpeg) = try await admission.runInTurn {
-                    let outcome = try session.analyse(
-                        id: id, frame: frame.pixelBuffer, at: frame.time, dropped: droppedSoFar, recordingSeconds: recordedSeconds)
-                    return (outcome, try ImageEncoder.encode(frame.pixelBuffer, as: .jpeg(quality: 80)))
-                }
-                broadcast(.frame(id: id, jpeg: jpeg, message: outcome.message))
-                try? await library.note(outcome, session: session.id)
-            } catch let error as KameraError {
-                if let message = try? LiveSocket.errorMessage(id: id, APIError(error)) { broadcast(.notice(message)) }
-            } catch {
-                continue
-            }
-        }
-    }
-
     // MARK: Shutdown
 
-    /// Ends capture (a recording in progress is finished as "serverStopped") and waits, up to
+    /// Ends capture (a recording in progress is finished as `serverStopped`) and waits, up to
     /// a few seconds, until the movie is closed and its entry completed.
     func shutDown() async {
-        state.withLock { $0.shuttingDown = true }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while state.withLock({ $0.capturing }), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
+        let (ended, waiter) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let capturing = state.withLock { s -> Bool in
+            s.shuttingDown = true
+            if s.capturing { s.captureEndWaiters.append(waiter) }
+            return s.capturing
         }
+        if capturing { _ = await Self.first(of: ended, within: .seconds(5)) }
         for task in state.withLock({ Array($0.concluding.values) }) { await task.value }
         for watcher in state.withLock({ s in
             defer { s.watchers = [:] }; return Array(s.watchers.values)
         }) { watcher.finish() }
+    }
+
+    /// The first element of `stream`, or nil when none comes within `limit`.
+    static func first<T: Sendable>(of stream: AsyncStream<T>, within limit: Duration) async -> T? {
+        await withTaskGroup(of: T?.self) { group in
+            group.addTask {
+                for await value in stream { return value }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
     }
 }

@@ -161,12 +161,44 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
         let summary = try recorder.finish()
         #expect(summary.frames > 5 && summary.bytes > 1_000_000)
         #expect(ffprobeFrameCount(path) == summary.frames)
-        // Refused up front when the disk is already below the minimum.
-        #expect(throws: KameraError.self) {
-            try MovieRecorder(
-                url: URL(fileURLWithPath: mountPoint + "/second.mov"),
-                settings: RecordingSettings(width: 320, height: 240, minimumFreeDiskSpace: 3_500_000))
+        // Already below the minimum: it starts stopped, takes no frame, and says why.
+        let second = try MovieRecorder(
+            url: URL(fileURLWithPath: mountPoint + "/second.mov"),
+            settings: RecordingSettings(width: 320, height: 240, minimumFreeDiskSpace: 3_500_000))
+        #expect(try !second.append(noiseFrame(0), at: 0))
+        #expect(second.stopReason == .diskSpaceLow)
+        let error = try #require(throws: KameraError.self) { try second.finish() }
+        #expect(error.code == .nothingRecorded && error.reason.contains("free-space minimum"), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: mountPoint + "/second.mov"))
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    func aFullDiskIsATypedErrorAndKeepsWhatWasWritten() throws {
+        let mountPoint = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-full-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        _ = try tool("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint])
+        defer {
+            _ = try? tool("umount", [mountPoint])
+            try? FileManager.default.removeItem(atPath: mountPoint)
         }
+        let path = mountPoint + "/movie.mp4"
+        let recorder = try MovieRecorder(
+            url: URL(fileURLWithPath: path), settings: RecordingSettings(width: 320, height: 240, fragmentInterval: 0.2))
+        var failure: KameraError?
+        for index in 0..<2000 {
+            do {
+                try recorder.append(noiseFrame(UInt64(index)), at: Double(index) / 30)
+            } catch let error as KameraError {
+                failure = error
+                break
+            }
+        }
+        let error = try #require(failure, "1 MB of noise frames should not fit on a 1 MB disk")
+        #expect(error.code == .diskFull, "\(error)")
+        let summary = try #require(recorder.conclude(after: error))
+        #expect(summary.stopReason == .diskFull && summary.frames > 0)
+        // Fragmented: what reached the disk plays.
+        #expect((ffprobeFrameCount(path) ?? 0) > 0)
     }
 
     @Test(arguments: [90, 180, 270])

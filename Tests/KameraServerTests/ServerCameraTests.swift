@@ -204,7 +204,7 @@ import WSClient
         await server.cameras[0].shutDown()
         let finished = try #require(try await server.library.recording(id: entry.id))
         #expect(finished.complete)
-        #expect(finished.stopReason == "serverStopped")
+        #expect(finished.stopReason == .serverStopped)
         #expect(finished.frames >= 5)
         #expect(!server.cameras[0].listing.capturing)
     }
