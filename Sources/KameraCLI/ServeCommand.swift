@@ -22,8 +22,26 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "TCP port (default 8080; 0 picks a free one).")
     var port = 8080
 
-    @Option(name: .long, help: "Access token every request must carry (16+ letters, digits or -_.~). Also read from KAMERA_TOKEN.")
+    @Option(
+        name: .long,
+        help: "Access token every request must carry (16+ letters, digits or -_.~). Visible to other users in ps: prefer --token-file or KAMERA_TOKEN.")
     var token: String?
+
+    @Option(name: .long, help: "Read the access token from this file (its first line).")
+    var tokenFile: String?
+
+    @Option(
+        name: .long,
+        help: "A web origin besides the server's own page allowed to use it, e.g. https://app.example.com (repeatable). Other origins' pages get 403.")
+    var allowOrigin: [String] = []
+
+    @Option(name: .long, parsing: .unconditional, help: "Connections open at once before new ones get 503 (default 200).")
+    var maxConnections = 200
+
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: "Megabytes of uploads and decoded pixels in flight at once before uploads get 503 (default 768).")
+    var memoryBudget = 768
 
     @Option(name: .long, help: "Data directory: the results library (SQLite) and recordings (default $XDG_DATA_HOME/kamera).")
     var data: String?
@@ -58,28 +76,50 @@ struct ServeCommand: AsyncParsableCommand {
     var minFreeMb = 256
 
     func validate() throws {
-        guard maxBody > 0, maxMegapixels > 0 else { throw ValidationError("--max-body and --max-megapixels must be positive") }
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
-        if let slots, slots < 1 { throw ValidationError("--slots must be at least 1") }
-        guard maxRecordSeconds > 0, maxRecordSeconds.isFinite, maxRecordMb > 0, minFreeMb >= 0 else {
-            throw ValidationError("--max-record-seconds and --max-record-mb must be positive, --min-free-mb not negative")
+        // Ranges first: the products and shifts below must not overflow.
+        guard (1...4096).contains(maxBody) else { throw ValidationError("--max-body must be 1…4096 megabytes") }
+        guard (1...10_000).contains(maxMegapixels) else { throw ValidationError("--max-megapixels must be 1…10000") }
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be 0 < seconds ≤ 3600") }
+        if let slots, !(1...1024).contains(slots) { throw ValidationError("--slots must be 1…1024") }
+        guard maxRecordSeconds > 0, maxRecordSeconds <= 7 * 86_400 else { throw ValidationError("--max-record-seconds must be 0 < seconds ≤ 604800") }
+        guard (1...10_000_000).contains(maxRecordMb), (0...10_000_000).contains(minFreeMb) else {
+            throw ValidationError("--max-record-mb must be 1…10000000, --min-free-mb 0…10000000")
         }
-        try CommandFailure.validating { try serverConfiguration.validate() }
+        guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…100000") }
+        guard (1...1_000_000).contains(memoryBudget) else { throw ValidationError("--memory-budget must be 1…1000000 megabytes") }
+        if token != nil, tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
+        try CommandFailure.validating { try serverConfiguration().validate() }
     }
 
-    var serverConfiguration: ServerConfiguration {
-        var limits = RequestLimits(maximumBodyBytes: maxBody << 20, maximumPixelCount: maxMegapixels * 1_000_000, requestTimeout: timeout)
+    /// The token from --token, --token-file or KAMERA_TOKEN, in that order.
+    func accessToken() throws -> String? {
+        if let token { return token }
+        if let tokenFile {
+            guard let text = FileManager.default.contents(atPath: tokenFile).map({ String(decoding: $0, as: UTF8.self) }) else {
+                throw KameraError.unreadableFile(path: tokenFile, reason: "cannot read the token file")
+            }
+            return text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        }
+        return ProcessInfo.processInfo.environment["KAMERA_TOKEN"]
+    }
+
+    func serverConfiguration() throws -> ServerConfiguration {
+        var limits = RequestLimits(
+            maximumBodyBytes: maxBody << 20, maximumPixelCount: maxMegapixels * 1_000_000, requestTimeout: timeout,
+            maximumConnections: maxConnections, memoryBudget: max(memoryBudget, maxBody) << 20)
         if let slots { limits.analysisSlots = slots }
-        return ServerConfiguration(
-            host: host, port: port, token: token ?? ProcessInfo.processInfo.environment["KAMERA_TOKEN"],
+        var configuration = ServerConfiguration(
+            host: host, port: port, token: try accessToken(),
             dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultDataDirectory, limits: limits,
             recordingLimits: RecordingLimits(
                 maximumDuration: maxRecordSeconds, maximumFileSize: Int64(maxRecordMb) << 20, minimumFreeDiskSpace: Int64(minFreeMb) << 20),
             cameras: camera)
+        configuration.allowedOrigins = allowOrigin
+        return configuration
     }
 
     func run() async throws {
-        let configuration = serverConfiguration
+        let configuration = try CommandFailure.run { try serverConfiguration() }
         let server = try CommandFailure.run { try KameraServer(configuration: configuration) }
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         do {

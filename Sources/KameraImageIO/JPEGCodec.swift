@@ -19,9 +19,7 @@ enum JPEGCodec {
             guard width > 0, height > 0 else {
                 throw KameraError.corruptImage(path: path, format: "JPEG", reason: "zero size")
             }
-            guard Int(width) * Int(height) <= options.maximumPixelCount else {
-                throw KameraError.imageTooLarge(path: path, width: Int(width), height: Int(height), limit: options.maximumPixelCount)
-            }
+            try options.admit(width: Int(width), height: Int(height), path: path)
             let isGray = colorspace == Int32(TJCS_GRAY.rawValue)
             let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
             // CMYK has no luminance plane to take: it is converted like any colour image.

@@ -19,9 +19,7 @@ enum PNGCodec {
         }
         let width = Int(image.width), height = Int(image.height)
         guard width > 0, height > 0 else { throw KameraError.corruptImage(path: path, format: "PNG", reason: "zero size") }
-        guard width * height <= options.maximumPixelCount else {
-            throw KameraError.imageTooLarge(path: path, width: width, height: height, limit: options.maximumPixelCount)
-        }
+        try options.admit(width: width, height: height, path: path)
         let hasColor = image.format & colorFlag != 0
         let hasAlpha = image.format & alphaFlag != 0
         let format: PixelFormat = hasAlpha ? .rgba8 : (hasColor ? .rgb8 : .gray8)

@@ -14,9 +14,7 @@ enum WebPCodec {
             }
             let width = Int(features.width), height = Int(features.height)
             guard width > 0, height > 0 else { throw KameraError.corruptImage(path: path, format: "WebP", reason: "zero size") }
-            guard width * height <= options.maximumPixelCount else {
-                throw KameraError.imageTooLarge(path: path, width: width, height: height, limit: options.maximumPixelCount)
-            }
+            try options.admit(width: width, height: height, path: path)
             guard features.has_animation == 0 else {
                 throw KameraError.unsupportedFormat(path: path, detected: "animated WebP")
             }

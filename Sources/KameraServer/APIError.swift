@@ -28,9 +28,10 @@ struct APIError: HTTPResponseError, Sendable {
             case .emptyInput, .corruptImage, .invalidArgument, .barcodeGenerationFailed: .badRequest
             case .missingResource, .invalidModel: .serviceUnavailable
             case .diskFull: .insufficientStorage507
+            case .busy: .serviceUnavailable
             default: .internalServerError
             }
-        self.init(status, code: failure.code, message: failure.reason, hint: failure.hint)
+        self.init(status, code: failure.code, message: failure.reason, hint: failure.hint, retryAfter: failure.code == .busy ? 1 : nil)
     }
 
     /// Every analysis slot, or the memory for one more request, is taken.

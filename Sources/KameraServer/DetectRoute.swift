@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Kamera
 import KameraReports
+import Logging
 import NIOCore
 
 /// `POST /v1/detect`: an image in the body, `kamera detect`'s JSON out.
@@ -10,6 +11,8 @@ struct DetectRoute: Sendable {
     let admission: AnalysisAdmission
     let limits: RequestLimits
     let library: ResultsLibrary
+    let budget: MemoryBudget
+    let logger: Logger
 
     func respond(to request: Request, context: some RequestContext) async throws -> Response {
         // `name` is the input the result reports; every other parameter is an analysis option.
@@ -17,40 +20,74 @@ struct DetectRoute: Sendable {
         let name = parameters.last { $0.key == "name" }?.value ?? "body"
         parameters.removeAll { $0.key == "name" }
         let analysis = try APIError.mappingKameraErrors { try AnalysisOptions.decoding(query: parameters).imageAnalysis() }
-        let data = try await RequestBody.collect(request, limit: limits.maximumBodyBytes)
-        let decoding = ImageDecodingOptions(
+        let (data, reservation) = try await RequestBody.collect(request, limits: limits, budget: budget)
+        var decoding = ImageDecodingOptions(
             maximumPixelCount: limits.maximumPixelCount, acceptsDamagedData: true, decodesLuminanceOnly: analysis.faces == nil)
+        // Decoded RGB plus the analysis' own planes: about four bytes a pixel.
+        decoding.admitsPixels = { width, height in try reservation.grow(by: width * height * 4) }
+        let options = decoding
         let result = try await APIError.mappingKameraErrors {
             try await admission.run(timeout: limits.requestTimeout) {
                 var result = DetectionReport.FileResult(input: name)
-                let image = try ImageDecoder.decode(data, path: name, options: decoding)
+                let image = try ImageDecoder.decode(data, path: name, options: options)
                 _ = try analysis.analyse(image, into: &result)
                 return result
             }
         }
-        try await library.notePhoto(
-            PhotoEntry(
-                name: name, analysedAt: Date(), width: result.width ?? 0, height: result.height ?? 0, barcodes: result.barcodes?.count ?? 0,
-                faces: result.faces?.count ?? 0, textLines: result.text?.count ?? 0))
+        _ = reservation
+        do {
+            try await library.notePhoto(
+                PhotoEntry(
+                    name: name, analysedAt: Date(), width: result.width ?? 0, height: result.height ?? 0,
+                    barcodes: result.barcodes?.count ?? 0, faces: result.faces?.count ?? 0, textLines: result.text?.count ?? 0))
+        } catch {
+            // The result was computed: the client gets it even when the library cannot note
+            // it (a full disk), and the operator finds the failure in the log.
+            _ = library.apiError(error, logger: logger)
+        }
         return JSONResponse.make(try DetectionReport(results: [result]).json() + "\n")
     }
 }
 
-/// Reading a request's whole body with a size limit and clear errors.
+/// Reading a request's whole body within the server's limits, with clear errors: too large
+/// (413, refused from its Content-Length before reading), too slow (408), or more than the
+/// memory budget holds now (503).
 enum RequestBody {
-    static func collect(_ request: Request, limit: Int) async throws -> Data {
+    static func collect(_ request: Request, limits: RequestLimits, budget: MemoryBudget) async throws -> (Data, MemoryBudget.Reservation) {
+        let limit = limits.maximumBodyBytes
+        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        if let declared, declared > limit { throw tooLarge(limit) }
+        let reservation = try APIError.mappingKameraErrors { try budget.reserve(declared ?? limit) }
         let buffer: ByteBuffer
         do {
-            buffer = try await request.body.collect(upTo: limit)
+            buffer = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+                group.addTask { try await request.body.collect(upTo: limit) }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(limits.bodyTimeout))
+                    return nil
+                }
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                guard let first else {
+                    throw APIError(
+                        .requestTimeout, code: .bodyTimeout, message: "the body did not arrive within \(limits.bodyTimeout.formatted()) s",
+                        hint: "send the body at once")
+                }
+                return first
+            }
         } catch is NIOTooManyBytesError {
-            throw APIError(
-                .contentTooLarge, code: .bodyTooLarge, message: "the body is larger than \(limit) bytes",
-                hint: "send a smaller file or start the server with a larger --max-body")
+            throw tooLarge(limit)
         }
         guard buffer.readableBytes > 0 else {
             throw APIError(.badRequest, code: .emptyInput, message: "the request body is empty", hint: "send the image file as the body")
         }
-        return Data(buffer: buffer)
+        return (Data(buffer: buffer), reservation)
+    }
+
+    private static func tooLarge(_ limit: Int) -> APIError {
+        APIError(
+            .contentTooLarge, code: .bodyTooLarge, message: "the body is larger than \(limit) bytes",
+            hint: "send a smaller file or start the server with a larger --max-body")
     }
 }
 

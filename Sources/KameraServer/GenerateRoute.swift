@@ -21,10 +21,13 @@ struct GenerateRoute: Sendable {
 
     let admission: AnalysisAdmission
     let limits: RequestLimits
+    let budget: MemoryBudget
 
     func respond(to request: Request, context: some RequestContext) async throws -> Response {
         // A payload is at most a few kilobytes; a large body is a mistake.
-        let data = try await RequestBody.collect(request, limit: 64 << 10)
+        var orderLimits = limits
+        orderLimits.maximumBodyBytes = 64 << 10
+        let (data, _) = try await RequestBody.collect(request, limits: orderLimits, budget: budget)
         let order: Order
         do {
             order = try JSONDecoder().decode(Order.self, from: data)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Kamera
 import Logging
@@ -43,15 +44,30 @@ public struct KameraServer: Sendable {
         for camera in cameras { await camera.shutDown() }
     }
 
+    /// Who may use the server: its token, its own origin and `allowedOrigins`, and on
+    /// loopback only loopback host names.
+    var accessPolicy: AccessPolicy {
+        AccessPolicy(token: configuration.token, allowedOrigins: configuration.allowedOrigins, checksHost: configuration.isLoopback)
+    }
+
     /// The application, for `run` and for tests (HummingbirdTesting).
     package func makeApplication(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
         let router = makeRouter()
+        let limits = configuration.limits, policy = accessPolicy, occupancy = FrontDoor.Occupancy()
+        let webSocketResponder = router.buildResponder()
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(limits.idleTimeout * 1000))),
+            // A frame is one camera picture (browsers send a message as one frame).
+            ws: WebSocketServerConfiguration(maxFrameSize: limits.maximumFrameBytes + 4))
+        let server = HTTPServerBuilder { responder in
+            GuardedChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
+                makeFrontDoor: { FrontDoor(limits: limits, policy: policy, occupancy: occupancy) })
+        }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: router,
-                // A frame is one camera picture (browsers send a message as one frame).
-                configuration: .init(ws: WebSocketServerConfiguration(maxFrameSize: configuration.limits.maximumFrameBytes + 4))),
+            server: server,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "kamera"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
@@ -59,12 +75,11 @@ public struct KameraServer: Sendable {
 
     package func makeRouter() -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
-        if let token = configuration.token {
-            router.middlewares.add(AccessTokenMiddleware(token: token))
-        }
+        router.middlewares.add(AccessMiddleware(policy: accessPolicy))
         let limits = configuration.limits
-        let detect = DetectRoute(admission: admission, limits: limits, library: library)
-        let generate = GenerateRoute(admission: admission, limits: limits)
+        let budget = MemoryBudget(capacity: limits.memoryBudget)
+        let detect = DetectRoute(admission: admission, limits: limits, library: library, budget: budget, logger: logger)
+        let generate = GenerateRoute(admission: admission, limits: limits, budget: budget)
         let live = LiveSocket(
             admission: admission, limits: limits, recordingLimits: configuration.recordingLimits, library: library, logger: logger)
         let recordings = RecordingRoutes(library: library)

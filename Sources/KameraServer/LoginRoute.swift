@@ -8,12 +8,12 @@ enum LoginRoute {
     static func respond(to request: Request, token: String?) throws -> Response {
         guard let token else { return Response(status: .seeOther, headers: [.location: "/"]) }
         let given = request.uri.queryParameters["token"].map(String.init) ?? ""
-        guard AccessTokenMiddleware<BasicRequestContext>(token: token).matches(given) else {
+        guard AccessPolicy.matches(given, token) else {
             throw APIError(.unauthorized, code: .unauthorized, message: "wrong token", hint: "use the token the server was started with")
         }
         var response = Response(status: .seeOther, headers: [.location: "/"])
         response.setCookie(
-            Cookie(name: AccessTokenMiddleware<BasicRequestContext>.cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
+            Cookie(name: AccessPolicy.cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
         return response
     }
 }

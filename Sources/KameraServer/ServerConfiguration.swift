@@ -17,6 +17,9 @@ public struct ServerConfiguration: Sendable {
     /// Server cameras (`--camera`): V4L2 devices such as `/dev/video0`, or video files played
     /// in a loop as if they were cameras. Index `n` is served at `/v1/cameras/n/live`.
     public var cameras: [String]
+    /// Web origins besides the server's own page that may use it (`https://app.example.com`):
+    /// their pages may open its WebSockets and send it requests that change state.
+    public var allowedOrigins: [String] = []
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
@@ -63,5 +66,11 @@ public struct ServerConfiguration: Sendable {
         }
         try limits.validate()
         try recordingLimits.validate()
+        for origin in allowedOrigins {
+            guard let url = URL(string: origin), ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.path.isEmpty || url.path == "/"
+            else {
+                throw KameraError.invalidArgument("--allow-origin \(origin) is not an origin such as https://app.example.com")
+            }
+        }
     }
 }
