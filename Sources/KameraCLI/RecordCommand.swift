@@ -117,7 +117,7 @@ struct RecordCommand: ParsableCommand {
             let reader =
                 camera != nil
                 ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!))
-                : try MovieReader(path: input == "-" ? "pipe:0" : input!)
+                : try MovieReader(path: VideoInput.streamed(input!))
             next = { try reader.nextFrame() }
             (width, height, rate) = (reader.width, reader.height, reader.frameRate ?? 30)
             if camera != nil { pace = false }  // a camera delivers in real time by itself

@@ -60,7 +60,7 @@ struct ScanCommand: ParsableCommand {
         let reader =
             camera != nil
             ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!))
-            : try MovieReader(path: input == "-" ? "pipe:0" : input!)
+            : try MovieReader(path: VideoInput.streamed(input!))
         let rate = reader.frameRate ?? 30
         let options = try analysis.options()
         let scanner = try LiveScanner(configuration: try options.liveConfiguration(frameBudget: realtime ? 1 / rate : nil))

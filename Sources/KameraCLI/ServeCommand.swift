@@ -43,6 +43,15 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Megabytes of uploads and decoded pixels in flight at once before uploads get 503 (default 768).")
     var memoryBudget = 768
 
+    @Option(name: .long, parsing: .unconditional, help: "Seconds a new connection has to send its request head (default 10).")
+    var headerTimeout = 10.0
+
+    @Option(name: .long, parsing: .unconditional, help: "Seconds a request body may take to arrive (default 30).")
+    var bodyTimeout = 30.0
+
+    @Option(name: .long, parsing: .unconditional, help: "Seconds a keep-alive connection may stay idle (default 60).")
+    var idleTimeout = 60.0
+
     @Option(name: .long, help: "Data directory: the results library (SQLite) and recordings (default $XDG_DATA_HOME/kamera).")
     var data: String?
 
@@ -106,7 +115,8 @@ struct ServeCommand: AsyncParsableCommand {
     func serverConfiguration() throws -> ServerConfiguration {
         var limits = RequestLimits(
             maximumBodyBytes: maxBody << 20, maximumPixelCount: maxMegapixels * 1_000_000, requestTimeout: timeout,
-            maximumConnections: maxConnections, memoryBudget: max(memoryBudget, maxBody) << 20)
+            maximumConnections: maxConnections, headerTimeout: headerTimeout, bodyTimeout: bodyTimeout, idleTimeout: idleTimeout,
+            memoryBudget: max(memoryBudget, maxBody) << 20)
         if let slots { limits.analysisSlots = slots }
         var configuration = ServerConfiguration(
             host: host, port: port, token: try accessToken(),

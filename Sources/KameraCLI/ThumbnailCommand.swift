@@ -49,7 +49,7 @@ struct ThumbnailCommand: ParsableCommand {
         let generator = ThumbnailGenerator(maximumSize: try bound(), appliesPreferredTrackTransform: !ignoreRotation, exactTime: !tolerant)
         try CommandFailure.run {
             try overwrite.check(output)
-            let image = try generator.image(forVideoAt: video == "-" ? "pipe:0" : video, at: at)
+            let image = try VideoInput.withSeekablePath(video) { try generator.image(forVideoAt: $0, at: at) }
             if output == "-" {
                 try StandardStreams.output(bytes: [UInt8](try ImageEncoder.encode(image, as: .png)))
             } else {

@@ -69,7 +69,11 @@ struct TrackCommand: ParsableCommand {
     }
 
     private func track(until interrupt: InterruptFlag) throws {
-        let reader = try MovieReader(path: input == "-" ? "pipe:0" : input)
+        try VideoInput.withSeekablePath(input) { try track(path: $0, until: interrupt) }
+    }
+
+    private func track(path: String, until interrupt: InterruptFlag) throws {
+        let reader = try MovieReader(path: path)
         let start = try parsedBox()
         let eventFile = try events.map { try CheckedFile(creating: $0) }
         func emit(_ line: String) throws {

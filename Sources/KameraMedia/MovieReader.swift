@@ -49,7 +49,8 @@ public final class MovieReader {
         _ = FFmpegSetup.once
         source = path
         self.outputFormat = outputFormat
-        if !path.contains("://") && inputFormat == nil {
+        // FFmpeg's protocols (`pipe:0` is standard input, `https://…`) are not files.
+        if !path.contains("://") && !path.hasPrefix("pipe:") && inputFormat == nil {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw KameraError.unreadableFile(path: path, reason: "no such file")

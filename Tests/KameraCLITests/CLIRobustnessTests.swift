@@ -72,6 +72,10 @@ import Testing
             (["detect", "--max-faces", "2", scene], "--max-faces needs --faces"),
             (["detect", "--region-of-interest", "0,0,2,1", scene], "--region-of-interest must be"),
             (["scan", "x.mp4", "--min-confidence", "nan"], "--min-confidence must be between 0 and 1"),
+            (["record", "--test-pattern", "--duration", "0.1", "--fragment-interval", "1e8", "-o", path("a.mp4")], "up to 3600"),
+            (["serve", "--max-megapixels", "99999999999999"], "--max-megapixels must be 1…10000"),
+            (["serve", "--memory-budget", "0"], "--memory-budget must be"),
+            (["serve", "--allow-origin", "evil"], "is not an origin"),
             (["frobnicate"], "Unexpected argument"),
         ]
         for (arguments, message) in cases {
@@ -140,6 +144,30 @@ import Testing
         #expect(thumbnail.status == 0)
         let image = try Image(data: thumbnail.stdoutData)
         #expect(image.width == 100 && image.height == 75)
+    }
+
+    @Test func everyVideoCommandReadsStandardInput() throws {
+        // A plain (not fragmented) MP4 has its index at the end: the commands that seek copy
+        // standard input to a file first; those that stream read it as it comes.
+        let movie = path("plain.mp4")
+        let made = try kamera(["record", "--test-pattern", "--size", "320x240", "--duration", "1", "--fragment-interval", "0", "-o", movie])
+        #expect(made.status == 0, "\(made.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: movie))
+        let scan = try kamera(["scan", "-", "--barcodes"], stdin: bytes)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stdout.split(separator: "\n").count == 31, "30 frames and the end line: \(scan.stdout.prefix(200))")
+        let thumbnail = try kamera(["thumbnail", "-", "-o", "-", "--at", "0.5"], stdin: bytes)
+        #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
+        #expect(try Image(data: thumbnail.stdoutData).width == 320)
+        let track = try kamera(["track", "-", "--box", "100,80,60,60"], stdin: bytes)
+        #expect(track.status == 0 && track.stdout.split(separator: "\n").count >= 30, "\(track.stderr)")
+        let copy = path("copy.mp4")
+        let record = try kamera(["record", "-", "-o", copy], stdin: bytes)
+        #expect(record.status == 0, "\(record.stderr)")
+        #expect(FileManager.default.fileExists(atPath: copy))
+        // Nothing on standard input is a clear error, not a hang or a crash.
+        let empty = try kamera(["thumbnail", "-", "-o", path("t.png")], stdin: Data())
+        #expect(empty.status == 1 && empty.stderr.contains("standard input is empty"), "\(empty.stderr)")
     }
 
     @Test func minimumConfidenceFiltersFaces() throws {
