@@ -41,4 +41,6 @@ if [ $# -eq 0 ]; then
     # The web page in headless Chromium against a real `kamera serve` (screenshots in
     # .build-test/browser).
     bash scripts/browser-test.sh "$ROOT/.build-test/release/kamera"
+    # The server attacked as an attacker and an operator would (issue #32).
+    bash scripts/security-test.sh "$ROOT/.build-test/release/kamera"
 fi

@@ -24,7 +24,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "Access token every request must carry (16+ letters, digits or -_.~). Visible to other users in ps: prefer --token-file or KAMERA_TOKEN.")
+        help:
+            "Access token every request must carry (16+ letters, digits or -_.~). Visible to other users in ps: prefer --token-file or KAMERA_TOKEN."
+    )
     var token: String?
 
     @Option(name: .long, help: "Read the access token from this file (its first line).")
@@ -32,7 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "A web origin besides the server's own page allowed to use it, e.g. https://app.example.com (repeatable). Other origins' pages get 403.")
+        help:
+            "A web origin besides the server's own page allowed to use it, e.g. https://app.example.com (repeatable). Other origins' pages get 403."
+    )
     var allowOrigin: [String] = []
 
     @Option(name: .long, parsing: .unconditional, help: "Connections open at once before new ones get 503 (default 200).")
@@ -90,7 +94,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...10_000).contains(maxMegapixels) else { throw ValidationError("--max-megapixels must be 1…10000") }
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be 0 < seconds ≤ 3600") }
         if let slots, !(1...1024).contains(slots) { throw ValidationError("--slots must be 1…1024") }
-        guard maxRecordSeconds > 0, maxRecordSeconds <= 7 * 86_400 else { throw ValidationError("--max-record-seconds must be 0 < seconds ≤ 604800") }
+        guard maxRecordSeconds > 0, maxRecordSeconds <= 7 * 86_400 else {
+            throw ValidationError("--max-record-seconds must be 0 < seconds ≤ 604800")
+        }
         guard (1...10_000_000).contains(maxRecordMb), (0...10_000_000).contains(minFreeMb) else {
             throw ValidationError("--max-record-mb must be 1…10000000, --min-free-mb 0…10000000")
         }

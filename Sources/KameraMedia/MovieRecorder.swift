@@ -252,7 +252,8 @@ public final class MovieRecorder {
         }
         return RecordingSummary(
             path: url.path, duration: recordedDuration, frames: recordedFrames,
-            bytes: (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0, stopReason: stopReason ?? .writeFailed)
+            bytes: (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? 0,
+            stopReason: stopReason ?? .writeFailed)
     }
 
     private func stop(_ reason: RecordingStopReason) throws {

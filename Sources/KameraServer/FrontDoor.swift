@@ -18,7 +18,9 @@ import Synchronization
 ///
 /// After the first head it passes bytes through: later requests on the connection go through
 /// Hummingbird's HTTP pipeline, which answers malformed heads itself and closes idle
-/// connections after `limits.idleTimeout`.
+/// connections after `limits.idleTimeout`. After a WebSocket upgrade it follows the frames
+/// and closes the connection (1002) on a frame the client did not mask, as RFC 6455 §5.1
+/// requires (the WebSocket library accepts them).
 final class FrontDoor: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -45,6 +47,7 @@ final class FrontDoor: ChannelInboundHandler, RemovableChannelHandler {
     private let occupancy: Occupancy
     private var head = ByteBuffer()
     private var passing = false
+    private var frames: WebSocketFrameWatch?
     private var counted = false
     private var deadline: Scheduled<Void>?
 
@@ -95,6 +98,18 @@ final class FrontDoor: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if passing, frames != nil {
+            let bytes = unwrapInboundIn(data)
+            guard frames!.allMasked(bytes.readableBytesView) else {
+                // Close, protocol error (1002).
+                context.writeAndFlush(NIOAny(ByteBuffer(bytes: [0x88, 0x02, 0x03, 0xEA]))).assumeIsolated().whenComplete { _ in
+                    context.close(promise: nil)
+                }
+                frames = nil
+                return
+            }
+            return context.fireChannelRead(data)
+        }
         guard !passing else { return context.fireChannelRead(data) }
         var bytes = unwrapInboundIn(data)
         head.writeBuffer(&bytes)
@@ -103,14 +118,18 @@ final class FrontDoor: ChannelInboundHandler, RemovableChannelHandler {
             if head.readableBytes > limits.maximumHeadBytes {
                 refuse(
                     context, 431, "Request Header Fields Too Large",
-                    APIError(.init(code: 431), code: .invalidArgument, message: "the request head is over \(limits.maximumHeadBytes) bytes", hint: "send shorter headers"))
+                    APIError(
+                        .init(code: 431), code: .invalidArgument, message: "the request head is over \(limits.maximumHeadBytes) bytes",
+                        hint: "send shorter headers"))
             } else {
                 // A request line that is already wrong (an unknown method, a 1 MB URL) is
                 // answered before the rest arrives.
                 let lineEnd = view.firstIndex(of: UInt8(ascii: "\n"))
                 let length = view.distance(from: view.startIndex, to: lineEnd ?? view.endIndex)
                 let line = head.getString(at: head.readerIndex, length: min(length, Self.maximumTargetBytes + 64)) ?? ""
-                if let refusal = check(requestLine: line, complete: lineEnd != nil) { refuse(context, refusal.code, refusal.phrase, refusal.error) }
+                if let refusal = check(requestLine: line, complete: lineEnd != nil) {
+                    refuse(context, refusal.code, refusal.phrase, refusal.error)
+                }
             }
             return
         }
@@ -119,8 +138,21 @@ final class FrontDoor: ChannelInboundHandler, RemovableChannelHandler {
         }
         passing = true
         deadline?.cancel()
-        let buffered = head
+        var buffered = head
         head = ByteBuffer()
+        let headBytes = view.distance(from: view.startIndex, to: end)
+        if Self.isUpgrade(buffered.getString(at: buffered.readerIndex, length: headBytes) ?? "") {
+            // Frames may already follow the head in this read.
+            var watch = WebSocketFrameWatch()
+            let after = buffered.getSlice(at: buffered.readerIndex + headBytes, length: buffered.readableBytes - headBytes) ?? ByteBuffer()
+            guard watch.allMasked(after.readableBytesView) else {
+                buffered.moveWriterIndex(to: buffered.readerIndex + headBytes)
+                context.fireChannelRead(wrapInboundOut(buffered))
+                context.close(promise: nil)
+                return
+            }
+            frames = watch
+        }
         context.fireChannelRead(wrapInboundOut(buffered))
     }
 
@@ -132,17 +164,27 @@ final class FrontDoor: ChannelInboundHandler, RemovableChannelHandler {
         let parts = line.split(separator: " ", omittingEmptySubsequences: false)
         guard let method = parts.first, !method.isEmpty else { return Self.malformed("an empty request line") }
         guard Self.methods.contains(method) else {
-            return (501, "Not Implemented", APIError(.notImplemented, code: .invalidArgument, message: "unknown method", hint: "use GET, POST or DELETE"))
+            return (
+                501, "Not Implemented",
+                APIError(.notImplemented, code: .invalidArgument, message: "unknown method", hint: "use GET, POST or DELETE")
+            )
         }
         if parts.count > 1, parts[1].utf8.count > Self.maximumTargetBytes {
-            return (414, "URI Too Long", APIError(.uriTooLong, code: .invalidArgument, message: "the URL is over 8 KiB", hint: "send a shorter URL"))
+            return (
+                414, "URI Too Long",
+                APIError(.uriTooLong, code: .invalidArgument, message: "the URL is over 8 KiB", hint: "send a shorter URL")
+            )
         }
         guard complete else { return nil }
         // Origin form (/path), absolute form (http://host/path) or OPTIONS' asterisk.
-        guard parts.count == 3, parts[1].hasPrefix("/") || parts[1].hasPrefix("http://") || parts[1].hasPrefix("https://") || parts[1] == "*"
+        guard parts.count == 3,
+            parts[1].hasPrefix("/") || parts[1].hasPrefix("http://") || parts[1].hasPrefix("https://") || parts[1] == "*"
         else { return Self.malformed("a request line that is not METHOD /path HTTP/1.1") }
         guard parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0" else {
-            return (505, "HTTP Version Not Supported", APIError(.init(code: 505), code: .invalidArgument, message: "only HTTP/1.x", hint: "use HTTP/1.1"))
+            return (
+                505, "HTTP Version Not Supported",
+                APIError(.init(code: 505), code: .invalidArgument, message: "only HTTP/1.x", hint: "use HTTP/1.1")
+            )
         }
         return nil
     }
@@ -170,6 +212,14 @@ final class FrontDoor: ChannelInboundHandler, RemovableChannelHandler {
             fields.last { $0.name == name.canonicalName }?.value
         }
         return refusal.map { ($0.status.code, $0.status.reasonPhrase, $0) }
+    }
+
+    /// Whether a head asks for a WebSocket upgrade.
+    private static func isUpgrade(_ head: String) -> Bool {
+        head.split(whereSeparator: \.isNewline).contains { line in
+            let lower = line.lowercased()
+            return lower.hasPrefix("upgrade:") && lower.contains("websocket")
+        }
     }
 
     private static func malformed(_ what: String) -> Refusal {

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Kamera
+import KameraReports
 import Logging
 import NIOCore
 
@@ -17,6 +18,8 @@ public struct KameraServer: Sendable {
     let library: ResultsLibrary
     let cameras: [ServerCamera]
     let logger: Logger
+    let budget: MemoryBudget
+    let occupancy = FrontDoor.Occupancy()
 
     /// Checks the configuration (a public address needs a token; each camera exists and
     /// captures video) and prepares the server.
@@ -31,6 +34,7 @@ public struct KameraServer: Sendable {
             try ServerCamera(index: index, path: path, admission: admission, library: library, logger: logger)
         }
         self.logger = logger
+        budget = MemoryBudget(capacity: configuration.limits.memoryBudget)
         self.admission = admission
         self.library = library
     }
@@ -53,7 +57,7 @@ public struct KameraServer: Sendable {
     /// The application, for `run` and for tests (HummingbirdTesting).
     package func makeApplication(onListening: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
         let router = makeRouter()
-        let limits = configuration.limits, policy = accessPolicy, occupancy = FrontDoor.Occupancy()
+        let limits = configuration.limits, policy = accessPolicy, occupancy = occupancy
         let webSocketResponder = router.buildResponder()
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(limits.idleTimeout * 1000))),
@@ -77,7 +81,6 @@ public struct KameraServer: Sendable {
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.middlewares.add(AccessMiddleware(policy: accessPolicy))
         let limits = configuration.limits
-        let budget = MemoryBudget(capacity: limits.memoryBudget)
         let detect = DetectRoute(admission: admission, limits: limits, library: library, budget: budget, logger: logger)
         let generate = GenerateRoute(admission: admission, limits: limits, budget: budget)
         let live = LiveSocket(
@@ -105,10 +108,16 @@ public struct KameraServer: Sendable {
         router.get("/v1/recordings/{id}/movie") { request, context in try await recordings.movie(request, context: context) }
         router.get("/v1/recordings/{id}/thumbnail") { _, context in try await recordings.thumbnail(context: context) }
         router.delete("/v1/recordings/{id}") { _, context in try await recordings.delete(context: context) }
-        router.get("/v1/codes") { request, _ in try await recordings.codes(request) }
+        let stored = LibraryRoutes(library: library)
+        router.get("/v1/codes") { request, _ in try await stored.codes(request) }
+        router.get("/v1/photos") { request, _ in try await stored.photos(request) }
+        router.get("/v1/face-tracks") { request, _ in try await stored.faceTracks(request) }
+        let occupancy = occupancy, budget = budget
         router.get("/healthz") { _, _ in
-            JSONResponse.make(
-                #"{"status":"ok","analysisSlots":\#(admission.slots),"analysesRunning":\#(admission.inUse)}"# + "\n")
+            let health = Health(
+                analysisSlots: admission.slots, analysesRunning: admission.inUse, connections: occupancy.open,
+                memoryBudgetBytes: budget.capacity, memoryInUseBytes: budget.inUse)
+            return JSONResponse.make(try JSONValueEncoder.encode(health).compact() + "\n")
         }
         router.get("/openapi.json") { _, _ in JSONResponse.make(OpenAPIDocument.json) }
         let token = configuration.token

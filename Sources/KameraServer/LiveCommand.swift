@@ -17,7 +17,13 @@ enum LiveCommand: Equatable, Sendable {
     /// Decodes and checks a message: options that cannot make a live configuration and
     /// recording limits out of range are refused here, before anything uses them.
     /// - Throws: `KameraError.invalidArgument` saying what is wrong.
+    /// The largest text message read: options and commands are a few hundred bytes.
+    static let maximumBytes = 64 << 10
+
     init(json text: String) throws {
+        guard text.utf8.count <= Self.maximumBytes else {
+            throw KameraError.invalidArgument("a text message is at most \(Self.maximumBytes) bytes (got \(text.utf8.count))")
+        }
         let data = Data(text.utf8)
         let kind: Kind
         do {

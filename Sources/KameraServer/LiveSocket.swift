@@ -82,7 +82,8 @@ struct LiveSocket: Sendable {
         case .record(let record) where record.record == .start:
             guard !session.isRecording else {
                 try await send(
-                    error: APIError(.conflict, code: .alreadyRecording, message: "already recording", hint: #"send {"record":"stop"} first"#),
+                    error: APIError(
+                        .conflict, code: .alreadyRecording, message: "already recording", hint: #"send {"record":"stop"} first"#),
                     id: nil, outbound)
                 return
             }

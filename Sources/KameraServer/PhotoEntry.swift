@@ -13,4 +13,21 @@ struct PhotoEntry: Codable, Sendable, FetchableRecord, PersistableRecord {
     var barcodes: Int
     var faces: Int
     var textLines: Int
+
+    /// The JSON `GET /v1/photos` lists.
+    struct Listing: Encodable {
+        var name: String
+        var analysedAt: String
+        var width: Int
+        var height: Int
+        var barcodes: Int
+        var faces: Int
+        var textLines: Int
+    }
+
+    var listing: Listing {
+        Listing(
+            name: name, analysedAt: analysedAt.ISO8601Format(), width: width, height: height, barcodes: barcodes, faces: faces,
+            textLines: textLines)
+    }
 }

@@ -7,7 +7,7 @@ import NIOCore
 
 /// The gallery's routes: `GET /v1/recordings`, each recording's movie (with byte ranges, so
 /// the page's `<video>` can seek) and thumbnail, and `DELETE /v1/recordings/{id}` (which
-/// deletes its files); `GET /v1/codes` lists the codes first seen in live sessions.
+/// deletes its files).
 struct RecordingRoutes: Sendable {
     let library: ResultsLibrary
     let files = FileIO()
@@ -46,13 +46,6 @@ struct RecordingRoutes: Sendable {
         let id = try context.parameters.require("id")
         guard try await library.deleteRecording(id: id) else { throw Self.noSuchRecording(id) }
         return Response(status: .noContent)
-    }
-
-    func codes(_ request: Request) async throws -> Response {
-        let limit = request.uri.queryParameters["limit"].flatMap { Int($0) } ?? 1000
-        guard limit > 0 else { throw APIError.badRequest("limit must be positive", hint: "e.g. ?limit=100") }
-        let listings = try await library.codes(limit: min(limit, 100_000)).map(\.listing)
-        return JSONResponse.make(try JSONValueEncoder.encode(["codes": listings]).rendered() + "\n")
     }
 
     private func existing(_ context: some RequestContext) async throws -> RecordingEntry {

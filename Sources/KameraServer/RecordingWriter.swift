@@ -65,7 +65,8 @@ final class RecordingWriter {
                 id: id, outcome: .recorded(width: recorder.settings.width, height: recorder.settings.height, summary: summary),
                 reason: reason ?? RecordingEndReason(summary.stopReason))
         } catch let error as KameraError where error.code == .nothingRecorded {
-            return FinishedRecording(id: id, outcome: .nothing, reason: recorder.stopReason.map(RecordingEndReason.init) ?? reason ?? .finished)
+            return FinishedRecording(
+                id: id, outcome: .nothing, reason: recorder.stopReason.map(RecordingEndReason.init) ?? reason ?? .finished)
         } catch let error as KameraError {
             return end(after: error)
         } catch {

@@ -11,18 +11,38 @@ final class ResultsLibrary: Sendable {
     let directory: URL
     let recordingsDirectory: URL
     private let pool: DatabasePool
+    /// A file of `reserveBytes` kept beside the database and deleted when a write finds the
+    /// disk full, so the library can still record how recordings ended (and say so) when a
+    /// movie has taken the last byte.
+    private let reserve: URL
+    static let reserveBytes = 1 << 20
 
     init(directory: URL) throws {
         self.directory = directory
         recordingsDirectory = directory.appendingPathComponent("recordings", isDirectory: true)
+        reserve = directory.appendingPathComponent("kamera.reserve")
         do {
             try FileManager.default.createDirectory(at: recordingsDirectory, withIntermediateDirectories: true)
             pool = try DatabasePool(path: directory.appendingPathComponent("kamera.sqlite").path)
             try Self.migrator.migrate(pool)
+            // Best effort: on a disk too full for it, there is nothing to keep in reserve.
+            if !FileManager.default.fileExists(atPath: reserve.path) {
+                _ = FileManager.default.createFile(atPath: reserve.path, contents: Data(count: Self.reserveBytes))
+            }
         } catch let error as KameraError {
             throw error
         } catch {
             throw KameraError.writeFailed(path: directory.path, reason: "cannot open the results library: \(error)")
+        }
+    }
+
+    /// A write; on a full disk the reserve is given up and the write tried once more.
+    private func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.write(updates)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            guard (try? FileManager.default.removeItem(at: reserve)) != nil else { throw error }
+            return try await pool.write(updates)
         }
     }
 
@@ -81,11 +101,11 @@ final class ResultsLibrary: Sendable {
 
     /// Lists a recording as being written, before its first frame, so a crash cannot lose it.
     func insert(_ entry: RecordingEntry) async throws {
-        try await pool.write { db in try entry.insert(db) }
+        try await write { db in try entry.insert(db) }
     }
 
     func update(_ entry: RecordingEntry) async throws {
-        try await pool.write { db in try entry.update(db) }
+        try await write { db in try entry.update(db) }
     }
 
     func recordings() async throws -> [RecordingEntry] {
@@ -99,7 +119,7 @@ final class ResultsLibrary: Sendable {
     /// Deletes the row, then the movie and thumbnail; false when there is no such recording.
     func deleteRecording(id: String) async throws -> Bool {
         guard
-            let entry = try await pool.write({ db -> RecordingEntry? in
+            let entry = try await write({ db -> RecordingEntry? in
                 guard let entry = try RecordingEntry.fetchOne(db, key: id) else { return nil }
                 try entry.delete(db)
                 return entry
@@ -141,7 +161,7 @@ final class ResultsLibrary: Sendable {
             guard let reader = try? MovieReader(path: movie.path), let frames = Self.countFrames(reader), frames > 0 else {
                 try? FileManager.default.removeItem(at: movie)
                 let doomed = entry
-                try await pool.write { db in _ = try doomed.delete(db) }
+                try await write { db in _ = try doomed.delete(db) }
                 continue
             }
             // The entry was listed before the first frame, without a size: the movie has it.
@@ -188,19 +208,19 @@ final class ResultsLibrary: Sendable {
     }
 
     func noteCode(_ sighting: CodeSighting) async throws {
-        try await pool.write { db in try sighting.insert(db) }
+        try await write { db in try sighting.insert(db) }
     }
 
-    func codes(limit: Int) async throws -> [CodeSighting] {
-        try await pool.read { db in try CodeSighting.order(Column("firstSeen").desc).limit(limit).fetchAll(db) }
+    func codes(page: PageRequest) async throws -> [CodeSighting] {
+        try await pool.read { db in try CodeSighting.order(Column("firstSeen").desc).limit(page.limit, offset: page.offset).fetchAll(db) }
     }
 
     func noteFaceAppeared(session: String, faceID: Int, at time: Date) async throws {
-        try await pool.write { db in try FaceTrackEntry(session: session, faceID: faceID, appearedAt: time).insert(db) }
+        try await write { db in try FaceTrackEntry(session: session, faceID: faceID, appearedAt: time).insert(db) }
     }
 
     func noteFaceLost(session: String, faceID: Int, at time: Date) async throws {
-        try await pool.write { db in
+        try await write { db in
             try db.execute(
                 sql: "UPDATE face_track SET lostAt = ? WHERE session = ? AND faceID = ? AND lostAt IS NULL",
                 arguments: [time, session, faceID])
@@ -211,12 +231,18 @@ final class ResultsLibrary: Sendable {
         try await pool.read { db in try FaceTrackEntry.filter(Column("session") == session).order(Column("appearedAt")).fetchAll(db) }
     }
 
-    func notePhoto(_ photo: PhotoEntry) async throws {
-        try await pool.write { db in try photo.insert(db) }
+    func faceTracks(page: PageRequest) async throws -> [FaceTrackEntry] {
+        try await pool.read { db in
+            try FaceTrackEntry.order(Column("appearedAt").desc).limit(page.limit, offset: page.offset).fetchAll(db)
+        }
     }
 
-    func photos(limit: Int) async throws -> [PhotoEntry] {
-        try await pool.read { db in try PhotoEntry.order(Column("analysedAt").desc).limit(limit).fetchAll(db) }
+    func notePhoto(_ photo: PhotoEntry) async throws {
+        try await write { db in try photo.insert(db) }
+    }
+
+    func photos(page: PageRequest) async throws -> [PhotoEntry] {
+        try await pool.read { db in try PhotoEntry.order(Column("analysedAt").desc).limit(page.limit, offset: page.offset).fetchAll(db) }
     }
 }
 
@@ -243,6 +269,7 @@ extension ResultsLibrary {
             return APIError(KameraError.diskFull(path: directory.path))
         }
         logger.error("results library: \(error)")
-        return APIError(.internalServerError, code: .writeFailed, message: "the results library could not be written", hint: "see the server's log")
+        return APIError(
+            .internalServerError, code: .writeFailed, message: "the results library could not be written", hint: "see the server's log")
     }
 }

@@ -67,7 +67,8 @@ public struct ServerConfiguration: Sendable {
         try limits.validate()
         try recordingLimits.validate()
         for origin in allowedOrigins {
-            guard let url = URL(string: origin), ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.path.isEmpty || url.path == "/"
+            guard let url = URL(string: origin), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+                url.path.isEmpty || url.path == "/"
             else {
                 throw KameraError.invalidArgument("--allow-origin \(origin) is not an origin such as https://app.example.com")
             }

@@ -154,9 +154,15 @@ import WSClient
             while try reader.nextFrame() != nil { decoded += 1 }
             #expect(decoded == frames.count)
             let codes = try await client.execute(uri: "/v1/codes", method: .get) { response in
-                try #require(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [[String: Any]]])["codes"]
+                try #require(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])["codes"] as? [[String: Any]]
             }
             #expect(codes?.map { $0["payload"] as? String } == [ServerTestMedia.qrPayload])
+            // Faces followed in the session are stored and read back.
+            let tracks = try await client.execute(uri: "/v1/face-tracks", method: .get) { response in
+                try #require(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])["faceTracks"]
+                    as? [[String: Any]]
+            }
+            #expect(tracks?.count == 1 && tracks?.first?["faceID"] as? Int != nil)
             try await client.execute(uri: "/v1/recordings/\(id)", method: .delete) { #expect($0.status == .noContent) }
             try await client.execute(uri: "/v1/recordings/\(id)/movie", method: .get) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/v1/recordings/\(id)", method: .delete) { #expect($0.status == .notFound) }

@@ -46,7 +46,9 @@ import Testing
     @Test func queryAndJSONGiveTheSameOptions() throws {
         let fromQuery = try query("faces&landmarks=true&faceMode=fast&minConfidence=0.7&maxFaces=3&symbologies=qr,ean13&effort=thorough")
         let fromJSON = try AnalysisOptions.decoding(
-            json: #"{"faces":true,"landmarks":true,"faceMode":"fast","minConfidence":0.7,"maxFaces":3,"symbologies":["qr","ean13"],"effort":"thorough"}"#)
+            json:
+                #"{"faces":true,"landmarks":true,"faceMode":"fast","minConfidence":0.7,"maxFaces":3,"symbologies":["qr","ean13"],"effort":"thorough"}"#
+        )
         #expect(fromQuery == fromJSON)
         #expect(fromQuery.symbologies == [.qr, .ean13])
         let analysis = try fromQuery.imageAnalysis()
@@ -106,7 +108,9 @@ import Testing
         #expect(AnalysisArguments.namingFlags("minConfidence must be between 0 and 1") == "--min-confidence must be between 0 and 1")
         #expect(AnalysisArguments.namingFlags("maxRectangles must be 0") == "--max-rectangles must be 0")
         #expect(AnalysisArguments.namingFlags("language 'x' is not") == "language 'x' is not")
-        let arguments = try AnalysisArguments.parse(["--faces", "--max-faces", "2", "--max", "3", "--rectangles", "--region-of-interest", "0,0,0.5,0.5"])
+        let arguments = try AnalysisArguments.parse([
+            "--faces", "--max-faces", "2", "--max", "3", "--rectangles", "--region-of-interest", "0,0,0.5,0.5",
+        ])
         let options = try arguments.options()
         #expect(options.faces == true && options.maxFaces == 2 && options.maxRectangles == 3 && options.barcodes == nil)
         #expect(options.regionOfInterest == NormalizedRect(x: 0, y: 0, width: 0.5, height: 0.5))

@@ -46,7 +46,8 @@ extension AnalysisOptions {
             case .maxFaces: ["type": "integer", "minimum": 1, "maximum": 1000]
             case .languages: ["type": "array", "items": ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"]]
             case .maxRectangles: ["type": "integer", "minimum": 0, "maximum": 1000]
-            case .regionOfInterest: ["type": "array", "items": ["type": "number", "minimum": 0, "maximum": 1], "minItems": 4, "maxItems": 4]
+            case .regionOfInterest:
+                ["type": "array", "items": ["type": "number", "minimum": 0, "maximum": 1], "minItems": 4, "maxItems": 4]
             }
         }
     }

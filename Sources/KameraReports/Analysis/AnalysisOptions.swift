@@ -65,9 +65,13 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
             guard ok else { throw KameraError.invalidArgument(message()) }
         }
         if let minFaceSize {
-            try check(minFaceSize.isFinite && minFaceSize > 0 && minFaceSize <= 100_000, "minFaceSize must be a positive number of pixels, at most 100000")
+            try check(
+                minFaceSize.isFinite && minFaceSize > 0 && minFaceSize <= 100_000,
+                "minFaceSize must be a positive number of pixels, at most 100000")
         }
-        if let minConfidence { try check(minConfidence.isFinite && (0...1).contains(minConfidence), "minConfidence must be between 0 and 1") }
+        if let minConfidence {
+            try check(minConfidence.isFinite && (0...1).contains(minConfidence), "minConfidence must be between 0 and 1")
+        }
         if let maxFaces { try check((1...1000).contains(maxFaces), "maxFaces must be 1…1000") }
         if let maxRectangles { try check((0...1000).contains(maxRectangles), "maxRectangles must be 0 (all) to 1000") }
         if let symbologies { try check(!symbologies.isEmpty, "symbologies is empty: name at least one, or all") }
@@ -76,7 +80,9 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
             // Names become file names in the language data directory: no paths.
             try check(
                 (1...32).contains(language.count)
-                    && language.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_-".unicodeScalars.contains($0)) },
+                    && language.unicodeScalars.allSatisfy {
+                        $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_-".unicodeScalars.contains($0))
+                    },
                 "language '\(language.prefix(40))' is not a Tesseract code or BCP 47 tag")
         }
         if let region = regionOfInterest {
@@ -118,11 +124,13 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     package func liveConfiguration(frameBudget: Double?) throws -> LiveScanner.Configuration {
         try validate()
         guard regionOfInterest == nil else {
-            throw KameraError.invalidArgument("regionOfInterest is for single images: a stream is tracked in whole frames (crop the frames)")
+            throw KameraError.invalidArgument(
+                "regionOfInterest is for single images: a stream is tracked in whole frames (crop the frames)")
         }
         // Whole frames, no tiles, unless a mode is named: tiling every frame of a video costs
         // 7× the frame rate (9 fps instead of 68 on Megamind.avi).
-        let detection = faceRequest(faceMode.map { $0.configured(DetectFaceRectanglesRequest()) } ?? DetectFaceRectanglesRequest(scansTiles: false))
+        let detection = faceRequest(
+            faceMode.map { $0.configured(DetectFaceRectanglesRequest()) } ?? DetectFaceRectanglesRequest(scansTiles: false))
         var rectangleRequest = DetectRectanglesRequest()
         // Down to a tenth of the frame: a card or page held up to a camera is often smaller
         // than Vision's default fifth.

@@ -77,10 +77,13 @@ private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: codingPath, debugDescription: "a query value is not an object"))
+        throw DecodingError.typeMismatch(
+            [String: Any].self, .init(codingPath: codingPath, debugDescription: "a query value is not an object"))
     }
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        ListContainer(items: text.isEmpty ? [] : text.split(separator: ",", omittingEmptySubsequences: false).map(String.init), codingPath: codingPath)
+        ListContainer(
+            items: text.isEmpty ? [] : text.split(separator: ",", omittingEmptySubsequences: false).map(String.init), codingPath: codingPath
+        )
     }
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
@@ -143,10 +146,12 @@ private struct ListContainer: UnkeyedDecodingContainer {
         defer { currentIndex += 1 }
         return try T(
             from: ValueDecoder(
-                text: items[currentIndex].trimmingCharacters(in: .whitespaces), codingPath: codingPath + [QueryKey(intValue: currentIndex)]))
+                text: items[currentIndex].trimmingCharacters(in: .whitespaces), codingPath: codingPath + [QueryKey(intValue: currentIndex)])
+        )
     }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: codingPath, debugDescription: "a list item is not an object"))
+        throw DecodingError.typeMismatch(
+            [String: Any].self, .init(codingPath: codingPath, debugDescription: "a list item is not an object"))
     }
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         throw DecodingError.typeMismatch([Any].self, .init(codingPath: codingPath, debugDescription: "lists do not nest"))

@@ -1,31 +1,31 @@
-import KameraCore
+import Kamera
 
 /// A line of text (``TextObservation`` or ``RecognizedTextObservation``) as JSON
 /// (`kamera detect --text`), keys in declaration order, with its words and, when recognized
 /// per character, character boxes.
-public struct TextRecord: Codable, Sendable, Equatable {
-    public struct Character: Codable, Sendable, Equatable {
-        public var character: String
-        public var boundingBox: RecordBox
-        public var pixelBox: RecordBox
+package struct TextRecord: Codable, Sendable, Equatable {
+    package struct Character: Codable, Sendable, Equatable {
+        package var character: String
+        package var boundingBox: RecordBox
+        package var pixelBox: RecordBox
     }
 
-    public struct Word: Codable, Sendable, Equatable {
-        public var string: String
-        public var confidence: Double
-        public var boundingBox: RecordBox
-        public var pixelBox: RecordBox
-        public var characterBoxes: [Character]?
+    package struct Word: Codable, Sendable, Equatable {
+        package var string: String
+        package var confidence: Double
+        package var boundingBox: RecordBox
+        package var pixelBox: RecordBox
+        package var characterBoxes: [Character]?
     }
 
-    public var boundingBox: RecordBox
-    public var pixelBox: RecordBox
-    public var string: String
-    public var confidence: Double
-    public var characterBoxes: [Character]?
-    public var words: [Word]
+    package var boundingBox: RecordBox
+    package var pixelBox: RecordBox
+    package var string: String
+    package var confidence: Double
+    package var characterBoxes: [Character]?
+    package var words: [Word]
 
-    public init(_ line: TextObservation) {
+    package init(_ line: TextObservation) {
         func characters(_ o: TextObservation) -> [Character]? {
             o.characterBoxes?.map {
                 Character(character: $0.character, boundingBox: RecordBox($0.boundingBox), pixelBox: RecordBox($0.pixelBox))
@@ -43,7 +43,7 @@ public struct TextRecord: Codable, Sendable, Equatable {
         }
     }
 
-    public init(_ line: RecognizedTextObservation) {
+    package init(_ line: RecognizedTextObservation) {
         self.init(line.textObservation)
     }
 }

@@ -1,17 +1,17 @@
 /// An optional record field written as `null` when absent, where the documented shape has
 /// the key either way (synthesized `Codable` leaves absent optionals out).
 @propertyWrapper
-public struct Nullable<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
-    public var wrappedValue: Value?
+package struct Nullable<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    package var wrappedValue: Value?
 
-    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+    package init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         wrappedValue = container.decodeNil() ? nil : try container.decode(Value.self)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
@@ -19,7 +19,7 @@ public struct Nullable<Value: Codable & Sendable & Equatable>: Codable, Sendable
 
 extension KeyedDecodingContainer {
     /// A missing key decodes as nil, as it would for a plain optional.
-    public func decode<Value>(_ type: Nullable<Value>.Type, forKey key: Key) throws -> Nullable<Value> {
+    package func decode<Value>(_ type: Nullable<Value>.Type, forKey key: Key) throws -> Nullable<Value> {
         try decodeIfPresent(type, forKey: key) ?? Nullable(wrappedValue: nil)
     }
 }

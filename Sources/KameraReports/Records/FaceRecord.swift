@@ -1,15 +1,15 @@
 import Foundation
-import KameraCore
+import Kamera
 
 /// A ``FaceObservation`` as JSON (`kamera detect --faces`, `kamera scan`), keys in declaration
 /// order; angles in degrees, landmarks normalized to the face box as Vision has them.
-public struct FaceRecord: Codable, Sendable, Equatable {
+package struct FaceRecord: Codable, Sendable, Equatable {
     /// Each landmark region's points as `[x, y]`, regions in Vision's order.
-    public struct Landmarks: Codable, Sendable, Equatable {
-        public var faceContour, leftEye, rightEye, leftEyebrow, rightEyebrow, nose, noseCrest, medianLine: [[Double]]
-        public var outerLips, innerLips, leftPupil, rightPupil: [[Double]]
+    package struct Landmarks: Codable, Sendable, Equatable {
+        package var faceContour, leftEye, rightEye, leftEyebrow, rightEyebrow, nose, noseCrest, medianLine: [[Double]]
+        package var outerLips, innerLips, leftPupil, rightPupil: [[Double]]
 
-        public init(_ landmarks: FaceLandmarks) {
+        package init(_ landmarks: FaceLandmarks) {
             func points(_ region: FaceLandmarks.Region) -> [[Double]] {
                 region.points.map { [RecordRounding.normalized($0.x), RecordRounding.normalized($0.y)] }
             }
@@ -28,15 +28,15 @@ public struct FaceRecord: Codable, Sendable, Equatable {
         }
     }
 
-    public var boundingBox: RecordBox
-    public var pixelBox: RecordBox
-    public var confidence: Double
-    public var roll: Double
-    public var yaw: Double
-    public var pitch: Double
-    public var landmarks: Landmarks?
+    package var boundingBox: RecordBox
+    package var pixelBox: RecordBox
+    package var confidence: Double
+    package var roll: Double
+    package var yaw: Double
+    package var pitch: Double
+    package var landmarks: Landmarks?
 
-    public init(_ observation: FaceObservation) {
+    package init(_ observation: FaceObservation) {
         boundingBox = RecordBox(observation.boundingBox)
         pixelBox = RecordBox(observation.pixelBox)
         confidence = RecordRounding.score(Double(observation.confidence))
