@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // Kamera: Apple's camera-vision stack (AVFoundation capture, Vision requests) for Linux.
 // C libraries come from Debian; zxing-cpp is built by scripts/setup.sh into a local
 // prefix found through pkg-config (scripts/env.sh sets PKG_CONFIG_PATH).
@@ -73,7 +73,12 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            ],
+            // The page's HTML, JavaScript and CSS are real files, compiled in by EmbedPage.
+            exclude: ["Page"],
+            plugins: ["EmbedPage"]),
+        .executableTarget(name: "PageEmbedder", path: "Plugins/PageEmbedder"),
+        .plugin(name: "EmbedPage", capability: .buildTool(), dependencies: ["PageEmbedder"]),
         .executableTarget(
             name: "KameraCLI",
             dependencies: [

@@ -17,6 +17,8 @@ if ! cmp -s "$ROOT/Tests/browser/requirements.txt" "$VENV/requirements.txt" 2>/d
     "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$ROOT/Tests/browser/requirements.txt" >&2
     cp "$ROOT/Tests/browser/requirements.txt" "$VENV/requirements.txt"
 fi
+# The page's script parses (node --check) before a browser runs it.
+node --check Sources/KameraServer/Page/app.js
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 "$KAMERA" generate qr KAMERA-BROWSER-TEST --module-size 6 -o "$WORK/qr.png" >/dev/null

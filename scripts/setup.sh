@@ -24,6 +24,7 @@ DEBIAN_PACKAGES=(
     libopencv-dev libopencv-contrib-dev         # geometry: rectangles, registration, tracking
     libsqlite3-dev                              # kamera serve: the results library (GRDB)
     chromium chromium-driver                    # kamera serve: the page tested in a real browser
+    nodejs                                      # kamera serve: the page's script syntax-checked
     python3-pip                                 # benchmark peers (bench/ only)
 )
 missing=()

@@ -42,6 +42,9 @@ public struct KameraServer: Sendable {
     /// Runs until SIGINT or SIGTERM; `onListening` gets the port once the server accepts
     /// connections (the chosen one when the configuration's port is 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        HeapTrimming.configure()
+        let trimming = Task { await HeapTrimming.run() }
+        defer { trimming.cancel() }
         try await library.finishInterruptedRecordings()
         try await makeApplication(onListening: onListening).runService()
         // Stopped (SIGINT/SIGTERM): a camera recording in progress is finished, not cut off.

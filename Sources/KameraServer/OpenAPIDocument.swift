@@ -173,7 +173,12 @@ enum OpenAPIDocument {
                 [
                     "get": [
                         "summary": "The recording's fragmented MP4 (byte ranges supported)",
-                        "parameters": [pathID, parameter("Range", in: "header", OpenAPISchemas.string, "bytes=A-B")],
+                        "parameters": [
+                            pathID, parameter("Range", in: "header", OpenAPISchemas.string, "bytes=A-B"),
+                            parameter(
+                                "download", in: "query", OpenAPISchemas.string,
+                                "present: sent as an attachment named kamera-DATE.mp4 (Content-Disposition)"),
+                        ],
                         "responses": [
                             "200": ["description": "the movie", "content": ["video/mp4": [:]]],
                             "206": ["description": "the requested range", "content": ["video/mp4": [:]]],

@@ -24,6 +24,11 @@ struct RecordingRoutes: Sendable {
             throw APIError(.notFound, code: .notFound, message: "the recording's movie is missing", hint: "delete the recording")
         }
         var headers: HTTPFields = [.contentType: "video/mp4", .acceptRanges: "bytes"]
+        if request.uri.queryParameters["download"] != nil {
+            // Saved under a name that says what it is, not the id.
+            let stamp = entry.startedAt.ISO8601Format().replacingOccurrences(of: ":", with: "-")
+            headers[.contentDisposition] = "attachment; filename=\"kamera-\(stamp).mp4\""
+        }
         if let range = request.headers[.range].flatMap({ Self.byteRange($0, size: size) }) {
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
             headers[.contentLength] = String(range.count)

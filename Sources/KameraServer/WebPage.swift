@@ -1,5 +1,5 @@
-/// The web page `kamera serve` serves: plain HTML, CSS and JavaScript compiled into the
-/// binary (no npm, no build step, nothing to install beside the executable).
+/// The web page `kamera serve` serves: plain HTML, CSS and JavaScript (`Page/`), compiled into
+/// the binary at build time (no npm, no build step, nothing to install beside the executable).
 enum WebPage {
     struct Asset: Sendable {
         var path: String
@@ -12,14 +12,15 @@ enum WebPage {
         var mediaType: String { String(contentType.prefix { $0 != ";" }) }
     }
 
-    /// A lens: a dark ring round a green centre.
-    static let favicon =
-        ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="14" fill="#222"/><circle cx="16" cy="16" r="7" fill="#3d6"/></svg>"##
-
     static let assets: [Asset] = [
-        Asset(path: "/", contentType: "text/html; charset=utf-8", body: PageHTML.text, summary: "The web page"),
-        Asset(path: "/app.js", contentType: "text/javascript; charset=utf-8", body: PageScript.text, summary: "The page's script"),
-        Asset(path: "/style.css", contentType: "text/css; charset=utf-8", body: PageStyle.text, summary: "The page's style sheet"),
-        Asset(path: "/favicon.svg", contentType: "image/svg+xml", body: favicon, summary: "The page's icon"),
+        Asset(path: "/", contentType: "text/html; charset=utf-8", body: file("index.html"), summary: "The web page"),
+        Asset(path: "/app.js", contentType: "text/javascript; charset=utf-8", body: file("app.js"), summary: "The page's script"),
+        Asset(path: "/style.css", contentType: "text/css; charset=utf-8", body: file("style.css"), summary: "The page's style sheet"),
+        Asset(path: "/favicon.svg", contentType: "image/svg+xml", body: file("favicon.svg"), summary: "The page's icon (a lens)"),
     ]
+
+    /// An embedded file; the build fails before this could (the plugin embeds every file of Page/).
+    private static func file(_ name: String) -> String {
+        PageFiles.contents[name] ?? ""
+    }
 }

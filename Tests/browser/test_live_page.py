@@ -17,6 +17,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+from axe_selenium_python import Axe
+
 KAMERA, CAMERA, PHOTO, ARTIFACTS = sys.argv[1:5]
 QR_TEXT = "KAMERA-BROWSER-TEST"
 failures = []
@@ -42,25 +44,95 @@ def shot(driver, name):
     driver.save_screenshot(os.path.join(ARTIFACTS, name + ".png"))
 
 
-def main():
-    os.makedirs(ARTIFACTS, exist_ok=True)
-    data = tempfile.mkdtemp(prefix="kamera-browser-")
+def start_server(data, port="0"):
     # The same Y4M is also the server's own camera (--camera), for the server-camera view.
-    server = subprocess.Popen([KAMERA, "serve", "--port", "0", "--data", data, "--camera", CAMERA],
+    server = subprocess.Popen([KAMERA, "serve", "--port", port, "--data", data, "--camera", CAMERA],
                               stdout=subprocess.PIPE, text=True)
     line = server.stdout.readline()
-    port = re.search(r"127\.0\.0\.1:(\d+)/", line).group(1)
-    url = f"http://127.0.0.1:{port}/"
+    return server, re.search(r"127\.0\.0\.1:(\d+)/", line).group(1)
+
+
+def browser(size):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1500,1000",
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={size}",
                      "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
                      f"--use-file-for-fake-video-capture={CAMERA}", "--autoplay-policy=no-user-gesture-required"]:
         options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def accessible(driver, where):
+    """axe-core (from axe-selenium-python) on the page as it is: no serious or critical violation."""
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run(options={"resultTypes": ["violations"]})
+    bad = [(v["id"], v["impact"], len(v["nodes"])) for v in results["violations"] if v["impact"] in ("serious", "critical")]
+    check(not bad, f"axe-core: no serious or critical accessibility violation on {where} ({bad})")
+
+
+# Where the first face's layer is, in fractions of the preview, and where the frame says the face is.
+FACE_PLACE = """
+    const layer = document.querySelector('#faces .face'), box = document.getElementById('live-box');
+    const r = window.kamera.lastResult;
+    if (!layer || !r || !r.faces.length) return null;
+    const a = layer.getBoundingClientRect(), b = box.getBoundingClientRect(), f = r.faces[0].pixelBox;
+    // The layer is turned in 3-D: its centre is what stays on the face.
+    return {shown: [(a.left + a.width / 2 - b.left) / b.width, (a.top + a.height / 2 - b.top) / b.height],
+            frame: [(f.x + f.width / 2) / r.width, (f.y + f.height / 2) / r.height], box: [b.left, b.top, b.right, b.bottom],
+            viewport: [innerWidth, innerHeight]};
+"""
+
+
+def phone(url):
+    """The page at a phone's size (390×844): the preview takes the width, the rest stacks
+    under it, touch targets are 44 px, the Gallery's player stays on screen."""
+    driver = browser("390,844")
+    try:
+        driver.get(url)
+        wait_for(driver, "return document.getElementById('camera').options.length >= 2")
+        driver.execute_script("const s = document.getElementById('camera'); s.value = s.options[0].value; s.dispatchEvent(new Event('change'))")
+        driver.find_element(By.ID, "start").click()
+        check(bool(wait_for(driver, "return window.kamera.results > 5")), "phone: live results arrive")
+        place = wait_for(driver, "return (() => {" + FACE_PLACE + "})()")
+        width = driver.execute_script("return document.getElementById('live-box').getBoundingClientRect().width / innerWidth")
+        check(width >= 0.9, f"phone: the preview takes {width:.0%} of the width")
+        if place:
+            offset = max(abs(place["shown"][0] - place["frame"][0]), abs(place["shown"][1] - place["frame"][1]))
+            check(offset <= 0.02, f"phone: the face's layer is on the face ({offset:.3f} of the preview off)")
+        small = driver.execute_script(
+            "return [...document.querySelectorAll('#view-live button, #view-live select')].filter(e => e.offsetParent)"
+            ".map(e => e.getBoundingClientRect()).filter(r => r.height < 44 || r.width < 44).length")
+        check(small == 0, f"phone: every button and list is at least 44 px ({small} smaller)")
+        history = driver.execute_script("const h = document.querySelector('.history').getBoundingClientRect(),"
+                                        " b = document.getElementById('live-box').getBoundingClientRect(); return h.top >= b.bottom")
+        check(history, "phone: the scan history is under the preview, not beside it")
+        shot(driver, "phone-1-live")
+        accessible(driver, "the phone's live view")
+        driver.find_element(By.ID, "stop").click()
+        driver.find_element(By.ID, "tab-gallery").click()
+        if wait_for(driver, "const b = document.querySelector('#gallery .play'); if (!b) return false; b.click(); return true"):
+            inside = wait_for(driver, "const r = document.getElementById('player').getBoundingClientRect();"
+                                      " return r.width > 0 && r.left >= 0 && r.right <= innerWidth + 1")
+            check(bool(inside), "phone: the Gallery's player opens on screen")
+        shot(driver, "phone-2-gallery")
+    finally:
+        driver.quit()
+
+
+def main():
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    data = tempfile.mkdtemp(prefix="kamera-browser-")
+    server, port = start_server(data)
+    url = f"http://127.0.0.1:{port}/"
+    driver = browser("1500,1000")
     try:
         driver.get(url)
         check(driver.title == "Kamera", "the page loads")
+        prompt = driver.execute_script("return document.getElementById('prompt').textContent")
+        check("Start" in prompt, f"the first screen says what to do ({prompt})")
+        shot(driver, "0-first-screen")
+        accessible(driver, "the first screen")
         # As a user would: the camera list has loaded before Start is pressed.
         check(bool(wait_for(driver, "return document.getElementById('camera').options.length >= 2")),
               "the camera list shows the browser's and the server's cameras")
@@ -68,6 +140,25 @@ def main():
         results = wait_for(driver, "return window.kamera.results > 30 && window.kamera.results")
         check(bool(results), f"live results arrive ({results} after start)")
         shot(driver, "1-live")
+        size = driver.execute_script("return document.getElementById('camera-size').textContent")
+        check("640×480" in size, f"the camera's obtained size is shown ({size})")
+        check(driver.execute_script("return document.getElementById('status').textContent").startswith("live"), "the header says live")
+        # Desktop: the preview is wholly in the window; the face's layer stays on the face
+        # (within 2 % of the preview) at two window sizes.
+        for window in [(1500, 1000), (1000, 700)]:
+            driver.set_window_size(*window)
+            time.sleep(0.5)
+            place = wait_for(driver, "return (() => {" + FACE_PLACE + "})()")
+            if not place:
+                check(False, f"a face is drawn at {window}")
+                continue
+            left, top, right, bottom = place["box"]
+            inside = left >= 0 and top >= 0 and right <= place["viewport"][0] + 1 and bottom <= place["viewport"][1] + 1
+            check(inside, f"at {window[0]}×{window[1]} the preview is inside the window ({place['box']}, {place['viewport']})")
+            offset = max(abs(place["shown"][0] - place["frame"][0]), abs(place["shown"][1] - place["frame"][1]))
+            check(offset <= 0.02, f"at {window[0]}×{window[1]} the face's layer is on the face ({offset:.3f} of the preview off)")
+        driver.set_window_size(1500, 1000)
+        accessible(driver, "the live view")
 
         # Faces: one face in view, so one stable ID, on a red layer turned in 3-D.
         ids, transforms = set(), set()
@@ -127,9 +218,71 @@ def main():
         check(bool(played), f"the recording plays in the page (duration {played})")
         shot(driver, "3-gallery")
 
-        # Photo: a picked (or dropped) file is annotated.
+        # Delete asks first; deleting the recording that plays stops the player.
+        delete = wait_for(driver, "const b = [...document.querySelectorAll('#gallery li.playing button')].find(b => b.textContent === 'Delete');"
+                                  " if (!b) return false; b.click(); return true")
+        check(bool(delete), "the playing recording is marked and has Delete")
+        asked = wait_for(driver, "return document.querySelector('#gallery .confirm-delete') !== null")
+        check(bool(asked) and driver.execute_script("return document.querySelectorAll('#gallery li').length") >= 1,
+              "Delete asks before deleting")
+        driver.execute_script("document.querySelector('#gallery .confirm-delete').click()")
+        gone = wait_for(driver, "return window.kamera.recordings.length === 0 && document.getElementById('player-box').classList.contains('hidden')")
+        check(bool(gone), "deleted: the list is empty and the player closed")
+        accessible(driver, "the gallery")
+
+        # Stop: nothing stays drawn; the header says idle.
         driver.find_element(By.ID, "tab-live").click()
         driver.find_element(By.ID, "stop").click()
+        cleared = wait_for(driver, "return !document.querySelector('#faces .face') && !document.querySelector('#marks *')"
+                                   " && document.getElementById('fps').textContent === '–' && document.getElementById('status').textContent === 'idle'")
+        check(bool(cleared), "after Stop no overlay or figure remains and the header says idle")
+        shot(driver, "3b-stopped")
+
+        # Text: read at its own pace, beside the faces and codes, which keep their rate.
+        driver.find_element(By.ID, "start").click()
+        wait_for(driver, "return window.kamera.results > 20")
+        def mean_fps(seconds):
+            samples = []
+            end = time.time() + seconds
+            while time.time() < end:
+                samples.append(driver.execute_script("return window.kamera.fps"))
+                time.sleep(0.25)
+            return sum(samples) / max(1, len(samples))
+        without = mean_fps(5)
+        driver.execute_script("const t = document.querySelector('[data-option=text]'); t.checked = true; t.dispatchEvent(new Event('change'))")
+        text = wait_for(driver, "const r = window.kamera.lastResult; return r && Array.isArray(r.text) && r.textTime !== undefined", timeout=20)
+        check(bool(text), "text results arrive, with the time of the frame they were found on")
+        with_text = mean_fps(6)
+        check(with_text >= 0.9 * without, f"faces and codes keep their rate with text on ({with_text:.1f} fps against {without:.1f})")
+        shot(driver, "3c-text")
+        driver.execute_script("const t = document.querySelector('[data-option=text]'); t.checked = false; t.dispatchEvent(new Event('change'))")
+        driver.execute_script("const f = document.querySelector('[data-option=faces]'); f.checked = false; f.dispatchEvent(new Event('change'))")
+        unticked = wait_for(driver, "return !document.querySelector('#faces .face')", timeout=5)
+        check(bool(unticked), "unticking faces removes the face layers")
+        driver.execute_script("const f = document.querySelector('[data-option=faces]'); f.checked = true; f.dispatchEvent(new Event('change'))")
+
+        # The server goes away: nothing stays drawn, a banner offers Reconnect, and the page
+        # reconnects by itself when the server is back.
+        server.terminate()
+        server.wait()
+        banner = wait_for(driver, "return !document.getElementById('banner').classList.contains('hidden')"
+                                  " && document.getElementById('status').textContent.startsWith('reconnecting')", timeout=10)
+        check(bool(banner), "a lost server shows a banner with Reconnect and the header says reconnecting")
+        check(driver.execute_script("return !document.querySelector('#faces .face') && !document.querySelector('#marks *')"),
+              "no overlay stays frozen over the video")
+        shot(driver, "3d-reconnecting")
+        server, _ = start_server(data, port)
+        back = wait_for(driver, "const k = window.kamera; k.results = 0; return k.connected", timeout=25)
+        check(bool(back), "the page reconnects when the server is back")
+        check(bool(wait_for(driver, "return window.kamera.results > 5")), "and results flow again")
+
+        # Reloaded, the page shows the codes the server kept from earlier sessions.
+        driver.find_element(By.ID, "stop").click()
+        driver.refresh()
+        earlier = wait_for(driver, "return [...document.querySelectorAll('#history li')].some(l => l.textContent.includes('%s'))" % QR_TEXT)
+        check(bool(earlier), "after a reload the scan history holds the codes the server kept")
+
+        # Photo: a picked (or dropped) file is annotated.
         driver.find_element(By.ID, "tab-photo").click()
         driver.find_element(By.ID, "photo-file").send_keys(PHOTO)
         done = wait_for(driver, "return document.body.dataset.photoAnnotated === 'true'", timeout=30)
@@ -138,7 +291,11 @@ def main():
             "return {faces: document.querySelectorAll('#photo-faces-layer .face').length,"
             " marks: document.querySelectorAll('#photo-marks *').length, summary: document.getElementById('photo-summary').textContent}")
         check(counts["faces"] >= 1 and counts["marks"] > 10, f"faces and landmarks are drawn on the photo ({counts})")
+        listed = driver.execute_script("return document.getElementById('photo-face-list').textContent")
+        check("pitch" in listed, f"the photo's faces are listed with roll, yaw and pitch ({listed[:80]})")
+        check("1 face," in counts["summary"] or counts["summary"].endswith("1 face"), f"the summary counts in words ({counts['summary']})")
         shot(driver, "4-photo")
+        accessible(driver, "the photo view")
 
         # Server camera: the server captures, analyses and records; the page shows its frames.
         driver.find_element(By.ID, "tab-live").click()
@@ -172,11 +329,15 @@ def main():
             check(recording["frames"] >= recording["duration"] * 15 * 0.9,
                   f"the recording has every camera frame ({recording['frames']} in {recording['duration']} s)")
         driver.find_element(By.ID, "stop").click()
-        # Health of the whole run: no errors in the page's console.
-        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        # Health of the whole run: no errors in the page's console (but the lost server's).
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "ERR_CONNECTION_REFUSED" not in e["message"]
+                  and "WebSocket" not in e["message"]]
         check(not errors, f"no page errors ({errors[:2]})")
     finally:
         driver.quit()
+    try:
+        phone(url)
+    finally:
         server.terminate()
         server.wait()
     print(f"screenshots in {ARTIFACTS}")
