@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Kamera
+import KameraReports
 import Testing
 
 @testable import KameraServer
@@ -141,14 +142,7 @@ import Testing
         let detect = try #require((document["paths"] as? [String: Any])?["/v1/detect"] as? [String: Any])
         let parameters = try #require((detect["post"] as? [String: Any])?["parameters"] as? [[String: Any]])
         let names = Set(parameters.compactMap { $0["name"] as? String })
-        #expect(names == Set(AnalysisOptionsKeys.names + ["name"]))
+        #expect(names == Set(AnalysisOptions.CodingKeys.allCases.map(\.rawValue) + ["name"]))
+        #expect(names.count == AnalysisOptions.CodingKeys.allCases.count + 1)
     }
-}
-
-/// The analysis options' names, as the document must list them.
-enum AnalysisOptionsKeys {
-    static let names = [
-        "barcodes", "symbologies", "effort", "faces", "landmarks", "faceMode", "minFaceSize", "minConfidence", "maxFaces", "text",
-        "recognize", "languages", "rectangles", "maxRectangles", "regionOfInterest",
-    ]
 }

@@ -414,7 +414,7 @@ function drawCode(svg, code, frameWidth) {
   label.setAttribute("class", "code-text");
   label.setAttribute("font-size", size);
   // Kept inside the frame: a label that would run off the right edge ends at it.
-  const estimated = text.length * size * 0.6;
+  const estimated = text.length * size * 0.68;  // bold DejaVu-like glyphs
   const x = Math.max(0, Math.min(b.x, frameWidth - estimated));
   label.setAttribute("x", x);
   label.setAttribute("y", b.y + b.height + size * 1.2);
