@@ -164,6 +164,8 @@ def main():
     settled = max((mb for t, mb in rss if WARM_UP <= t < WARM_UP + 60), default=0)
     final = max((mb for t, mb in rss if t >= SECONDS - 120), default=0)
     growth = final / settled if settled else 0
+    trace = [f"{t:.0f}s {mb:.0f}" for t, mb in rss[:: max(1, int(30 / 2))]]
+    print("RSS MB every 30 s: " + ", ".join(trace))
     print(f"RSS MB: start {rss[0][1]:.0f}, after warm-up {settled:.0f}, last two minutes {final:.0f} "
           f"(×{growth:.2f}), peak {max(mb for _, mb in rss):.0f}; samples after warm-up {len(after)}")
 

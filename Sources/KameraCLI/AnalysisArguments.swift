@@ -14,6 +14,7 @@ struct AnalysisArguments: ParsableArguments {
     @Option(help: ArgumentHelp(Key.symbologies.help)) var symbologies: String?
     @Option(help: ArgumentHelp(Key.effort.help)) var effort: DetectBarcodesRequest.Effort?
     @Flag(help: "Spend more effort on codes: the same as --effort thorough.") var tryHarder = false
+    @Option(parsing: .unconditional, help: ArgumentHelp(Key.maxCodes.help)) var maxCodes: Int?
     @Flag(help: ArgumentHelp(Key.faces.help)) var faces = false
     @Flag(help: ArgumentHelp(Key.landmarks.help)) var landmarks = false
     @Option(help: ArgumentHelp(Key.faceMode.help)) var faceMode: FaceMode?
@@ -35,6 +36,7 @@ struct AnalysisArguments: ParsableArguments {
         options.barcodes = barcodes ? true : nil
         options.symbologies = try symbologies.map(BarcodeSymbology.parseList)
         options.effort = tryHarder ? .thorough : effort
+        options.maxCodes = maxCodes
         options.faces = faces ? true : nil
         options.landmarks = landmarks ? true : nil
         options.faceMode = faceMode

@@ -170,6 +170,26 @@ import Testing
         #expect(empty.status == 1 && empty.stderr.contains("standard input is empty"), "\(empty.stderr)")
     }
 
+    @Test func maxCodesLimitsTheCodesOnEverySurface() throws {
+        // Three codes in one photo; --max-codes 1 reports one of them, the default all.
+        var composer = SceneComposer(background: try SampleMedia.photo("building.jpg").pixelBuffer, width: 900, height: 400)
+        for (index, payload) in ["one", "two", "three"].enumerated() {
+            try composer.place(.qr, payload: .text(payload), pose: CodePose(center: PixelPoint(x: 150 + Double(index) * 300, y: 200), width: 180))
+        }
+        let file = path("three.jpg")
+        try ImageEncoder.write(composer.render(), to: URL(fileURLWithPath: file), as: .jpeg(quality: 92))
+        func codes(_ extra: [String]) throws -> Int {
+            let run = try kamera(["detect"] + extra + [file])
+            #expect(run.status == 0, "\(run.stderr)")
+            return ((run.json?["results"] as? [[String: Any]])?.first?["barcodes"] as? [Any])?.count ?? -1
+        }
+        #expect(try codes([]) == 3)
+        #expect(try codes(["--max-codes", "1"]) == 1)
+        #expect(try codes(["--max-codes", "2"]) == 2)
+        let refused = try kamera(["detect", "--max-codes", "5000", file])
+        #expect(refused.status == 64 && refused.stderr.contains("--max-codes must be 0 (all) to 1000"), "\(refused.stderr)")
+    }
+
     @Test func minimumConfidenceFiltersFaces() throws {
         let astronaut = try SampleMedia.url("astronaut.png").path
         func faces(_ extra: [String]) throws -> [[String: Any]] {

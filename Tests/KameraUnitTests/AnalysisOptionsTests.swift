@@ -61,6 +61,14 @@ import Testing
         #expect(try AnalysisOptions.decoding(json: encoded) == fromQuery)
     }
 
+    @Test func maxCodesReachesTheRequestsOfBothMedia() throws {
+        let options = try query("maxCodes=2")
+        #expect(options == (try AnalysisOptions.decoding(json: #"{"maxCodes":2}"#)))
+        #expect(try options.imageAnalysis().barcodes?.maximumCount == 2)
+        #expect(try options.liveConfiguration(frameBudget: nil).barcodes?.maximumCount == 2)
+        #expect(reason { try query("maxCodes=-1").imageAnalysis() }?.contains("maxCodes must be") == true)
+    }
+
     @Test func aSingleKeyIsEnough() throws {
         // Every other key takes its default (a message once needed every key).
         #expect(try AnalysisOptions.decoding(json: #"{"faces":true}"#).faces == true)

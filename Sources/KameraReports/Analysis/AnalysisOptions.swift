@@ -25,6 +25,7 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     package var barcodes: Bool?
     package var symbologies: [BarcodeSymbology]?
     package var effort: DetectBarcodesRequest.Effort?
+    package var maxCodes: Int?
     package var faces: Bool?
     package var landmarks: Bool?
     package var faceMode: FaceMode?
@@ -73,6 +74,7 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
             try check(minConfidence.isFinite && (0...1).contains(minConfidence), "minConfidence must be between 0 and 1")
         }
         if let maxFaces { try check((1...1000).contains(maxFaces), "maxFaces must be 1…1000") }
+        if let maxCodes { try check((0...1000).contains(maxCodes), "maxCodes must be 0 (all) to 1000") }
         if let maxRectangles { try check((0...1000).contains(maxRectangles), "maxRectangles must be 0 (all) to 1000") }
         if let symbologies { try check(!symbologies.isEmpty, "symbologies is empty: name at least one, or all") }
         try check(!languages.isEmpty, "languages is empty: name at least one, such as eng")
@@ -99,7 +101,8 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     package func imageAnalysis() throws -> ImageAnalysis {
         try validate()
         let region = regionOfInterest ?? .fullImage
-        var codes = DetectBarcodesRequest(symbologies: symbologies ?? BarcodeSymbology.allCases, effort: effort ?? .balanced)
+        var codes = DetectBarcodesRequest(
+            symbologies: symbologies ?? BarcodeSymbology.allCases, effort: effort ?? .balanced, maximumCount: maxCodes ?? 0)
         codes.regionOfInterest = region
         var rectangleRequest = DetectRectanglesRequest()
         if let maxRectangles { rectangleRequest.maximumObservations = maxRectangles }
@@ -144,7 +147,8 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
                     faceDetection: detection, usesIrisModel: !(faceMode?.fastLandmarks ?? false),
                     refinesMesh: !(faceMode?.fastLandmarks ?? false)) : nil,
             barcodes: readsBarcodes
-                ? DetectBarcodesRequest(symbologies: symbologies ?? BarcodeSymbology.allCases, effort: effort ?? .fast) : nil,
+                ? DetectBarcodesRequest(
+                    symbologies: symbologies ?? BarcodeSymbology.allCases, effort: effort ?? .fast, maximumCount: maxCodes ?? 0) : nil,
             frameBudget: frameBudget,
             rectangles: detectsRectangles ? rectangleRequest : nil,
             text: detectsText ? DetectTextRectanglesRequest(languages: languages) : nil)
@@ -166,7 +170,7 @@ extension AnalysisOptions {
     /// schema: the CLI's help, the OpenAPI document and the error for an unknown name all
     /// come from here.
     package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
-        case barcodes, symbologies, effort, faces, landmarks, faceMode, minFaceSize, minConfidence, maxFaces
+        case barcodes, symbologies, effort, maxCodes, faces, landmarks, faceMode, minFaceSize, minConfidence, maxFaces
         case text, recognize, languages, rectangles, maxRectangles, regionOfInterest
 
         /// What the option does, for the CLI's help and the OpenAPI document.
@@ -175,6 +179,7 @@ extension AnalysisOptions {
             case .barcodes: "Read barcodes (the default when no detector is named)."
             case .symbologies: "Symbologies to look for, comma-separated (default: all; see `kamera symbologies`)."
             case .effort: "Barcode effort: fast, balanced or thorough (default: balanced for photos, fast for streams)."
+            case .maxCodes: "Most codes reported, 0 = all (the default); reading stops once that many are found."
             case .faces: "Detect faces with roll, yaw and pitch."
             case .landmarks: "Faces with landmark regions (Face Mesh and Iris); implies faces."
             case .faceMode:
@@ -204,6 +209,7 @@ extension AnalysisOptions {
             case .minFaceSize: ["type": "number", "exclusiveMinimum": 0, "maximum": 100_000]
             case .minConfidence: ["type": "number", "minimum": 0, "maximum": 1]
             case .maxFaces: ["type": "integer", "minimum": 1, "maximum": 1000]
+            case .maxCodes: ["type": "integer", "minimum": 0, "maximum": 1000]
             case .languages: ["type": "array", "items": ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,32}$"]]
             case .maxRectangles: ["type": "integer", "minimum": 0, "maximum": 1000]
             case .regionOfInterest:
@@ -230,6 +236,7 @@ extension AnalysisOptions {
         minFaceSize = try values.decodeIfPresent(Double.self, forKey: .minFaceSize)
         minConfidence = try values.decodeIfPresent(Float.self, forKey: .minConfidence)
         maxFaces = try values.decodeIfPresent(Int.self, forKey: .maxFaces)
+        maxCodes = try values.decodeIfPresent(Int.self, forKey: .maxCodes)
         text = try values.decodeIfPresent(Bool.self, forKey: .text)
         recognize = try values.decodeIfPresent(Bool.self, forKey: .recognize)
         languages = try values.decodeIfPresent([String].self, forKey: .languages) ?? languages
@@ -252,6 +259,7 @@ extension AnalysisOptions {
         try values.encodeIfPresent(minFaceSize, forKey: .minFaceSize)
         try values.encodeIfPresent(minConfidence, forKey: .minConfidence)
         try values.encodeIfPresent(maxFaces, forKey: .maxFaces)
+        try values.encodeIfPresent(maxCodes, forKey: .maxCodes)
         try values.encodeIfPresent(text, forKey: .text)
         try values.encodeIfPresent(recognize, forKey: .recognize)
         try values.encode(languages, forKey: .languages)

@@ -385,7 +385,8 @@ function renderLive(now) {
       state.codesShown[key] = { payload: entry.code.payload, lastSeen: entry.lastSeen };
     }
   }
-  drawFaces($("faces"), chosen.faces || chosen.landmarks ? message.faces : [], width, message.height, true);
+  // Face layers only while "faces" is ticked; landmarks alone show just their points.
+  drawFaces($("faces"), chosen.faces ? message.faces : [], width, message.height, true);
   if (chosen.landmarks) landmarkDots(svg, message.faces || [], width);
   if (chosen.text) for (const line of state.liveText) drawTextBox(svg, line, width);
 }
