@@ -174,7 +174,8 @@ import Testing
         // Three codes in one photo; --max-codes 1 reports one of them, the default all.
         var composer = SceneComposer(background: try SampleMedia.photo("building.jpg").pixelBuffer, width: 900, height: 400)
         for (index, payload) in ["one", "two", "three"].enumerated() {
-            try composer.place(.qr, payload: .text(payload), pose: CodePose(center: PixelPoint(x: 150 + Double(index) * 300, y: 200), width: 180))
+            try composer.place(
+                .qr, payload: .text(payload), pose: CodePose(center: PixelPoint(x: 150 + Double(index) * 300, y: 200), width: 180))
         }
         let file = path("three.jpg")
         try ImageEncoder.write(composer.render(), to: URL(fileURLWithPath: file), as: .jpeg(quality: 92))
