@@ -316,6 +316,18 @@ function received(message) {
   renderLive(now);
 }
 
+// On a desktop the preview is as tall as the window leaves below the controls above it
+// (which wrap differently at each width), so it is always wholly in view.
+function fitPreview() {
+  const box = $("live-box");
+  const top = box.getBoundingClientRect().top + scrollY;
+  box.style.setProperty("--room", Math.max(160, innerHeight - top - 8) + "px");
+}
+addEventListener("resize", fitPreview);
+new ResizeObserver(fitPreview).observe(document.querySelector("header"));
+for (const controls of document.querySelectorAll("#view-live > .controls")) new ResizeObserver(fitPreview).observe(controls);
+fitPreview();
+
 // The box takes the frame's aspect ratio and the overlay its coordinates (viewBox), so
 // every mark is placed in frame pixels and stays on its object at any displayed size.
 function setFrameSize(box, svg, width, height) {
