@@ -34,6 +34,7 @@ enum CommandFailure {
     }
 
     private static func report(_ error: KameraError) -> ExitCode {
+        let error = CommandLineHints.adapted(error)
         StandardStreams.error("kamera: \(error.reason) (\(error.hint))\n")
         if error.code == .invalidArgument { return ExitCode(usage) }
         return ExitCode(1)

@@ -177,7 +177,7 @@ struct DetectCommand: AsyncParsableCommand {
                 result.annotated = target
             }
         } catch {
-            result.error = DetectionReport.FileError(error)
+            result.error = DetectionReport.FileError((error as? KameraError).map(CommandLineHints.adapted) ?? error)
         }
         return result
     }

@@ -97,7 +97,7 @@ extension KameraError {
     public static func imageTooLarge(path: String?, width: Int, height: Int, limit: Int) -> KameraError {
         KameraError(
             code: .imageTooLarge, reason: "\(path ?? "input") declares \(width)×\(height) pixels, over the limit of \(limit)",
-            hint: "raise the limit with ImageDecodingOptions.maximumPixelCount (CLI: --max-pixels)", path: path)
+            hint: "raise the decoder's pixel limit (ImageDecodingOptions.maximumPixelCount) if the image is expected", path: path)
     }
 
     public static func encodingFailed(format: String, reason: String) -> KameraError {
@@ -133,7 +133,7 @@ extension KameraError {
     }
 
     public static func invalidArgument(_ message: String) -> KameraError {
-        KameraError(code: .invalidArgument, reason: message, hint: "see `kamera help`")
+        KameraError(code: .invalidArgument, reason: message, hint: "check the value against the option's documented range")
     }
 
     public static func barcodeEngineFailure(reason: String) -> KameraError {

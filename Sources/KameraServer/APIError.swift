@@ -31,7 +31,14 @@ struct APIError: HTTPResponseError, Sendable {
             case .busy: .serviceUnavailable
             default: .internalServerError
             }
-        self.init(status, code: failure.code, message: failure.reason, hint: failure.hint, retryAfter: failure.code == .busy ? 1 : nil)
+        // The library's hints are neutral; here they name what an API client can do.
+        let hint =
+            switch failure.code {
+            case .imageTooLarge: "send a smaller image, or start the server with a larger --max-megapixels"
+            case .invalidArgument: "see /openapi.json"
+            default: failure.hint
+            }
+        self.init(status, code: failure.code, message: failure.reason, hint: hint, retryAfter: failure.code == .busy ? 1 : nil)
     }
 
     /// Every analysis slot, or the memory for one more request, is taken.
