@@ -4,17 +4,33 @@ import KameraCore
 
 /// One pass of zxing-cpp over a grayscale image.
 struct BarcodeReaderPass: Sendable {
+    /// How zxing-cpp turns luminance into black and white (`ZXing::Binarizer`'s values).
+    enum Binarizer: Int32, Sendable {
+        /// A threshold per block from its neighbourhood: uneven light, the default.
+        case localAverage = 0
+        /// One threshold from the image's histogram: rescues matrix codes a local threshold breaks up.
+        case globalHistogram = 1
+        case fixedThreshold = 2
+        case boolCast = 3
+    }
+
+    /// EAN-2/EAN-5 add-ons (`ZXing::EanAddOnSymbol`'s values).
+    enum AddOns: Int32, Sendable {
+        case ignore = 0
+        /// Read when present: a book's or a magazine's code is incomplete without it.
+        case read = 1
+        case require = 2
+    }
+
     var formats: String
     var tryHarder = true
     var tryRotate = true
     var tryInvert = true
     var tryDownscale = true
     var tryDenoise = false
-    var binarizer: Int32 = 0
+    var binarizer = Binarizer.localAverage
     var maxSymbols: Int32 = 0
-    /// EAN-2/EAN-5 add-ons: 0 ignore, 1 read when present (the default: a book's or a
-    /// magazine's code is incomplete without it), 2 require.
-    var eanAddOn: Int32 = 1
+    var eanAddOn = AddOns.read
 
     /// Decodes `gray` (any format: zxing-cpp derives luminance itself, which saves a
     /// conversion pass) and returns observations in its pixel coordinates.
@@ -32,7 +48,7 @@ struct BarcodeReaderPass: Sendable {
             var options = kzx_read_options(
                 formats: formatNames, try_harder: tryHarder ? 1 : 0, try_rotate: tryRotate ? 1 : 0,
                 try_invert: tryInvert ? 1 : 0, try_downscale: tryDownscale ? 1 : 0, try_denoise: tryDenoise ? 1 : 0,
-                is_pure: 0, binarizer: binarizer, max_symbols: maxSymbols, ean_add_on: eanAddOn)
+                is_pure: 0, binarizer: binarizer.rawValue, max_symbols: maxSymbols, ean_add_on: eanAddOn.rawValue)
             return gray.bytes.withUnsafeBufferPointer { pixels in
                 kzx_read(
                     pixels.baseAddress, Int32(gray.width), Int32(gray.height), Int32(gray.bytesPerRow), pixelFormat,
