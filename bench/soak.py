@@ -15,6 +15,10 @@ import sys
 import threading
 import time
 
+# The raw WebSocket client the server's tests use.
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tests", "security"))
+import websocket_client  # noqa: E402
+
 PORT, PID, SECONDS, CONCURRENCY = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
 PHOTOS = [open(path, "rb").read() for path in sys.argv[5:]]
 WARM_UP = min(60.0, SECONDS / 5)
@@ -53,31 +57,18 @@ def timed(kind, method, path, body=None):
     return status, data
 
 
-def ws_frame(payload, opcode):
-    key = os.urandom(4)
-    n = len(payload)
-    head = bytes([0x80 | opcode]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack(">H", n) if n < 65536
-                                      else bytes([0x80 | 127]) + struct.pack(">Q", n))
-    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
-
-
 def live_session(rng):
     """A page's short session: options, ten frames one at a time, each answered."""
     begin = time.time()
     try:
-        s = socket.create_connection(("127.0.0.1", PORT), timeout=60)
-        s.sendall((f"GET /v1/live HTTP/1.1\r\nHost: 127.0.0.1:{PORT}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            head += s.recv(4096)
-        if b" 101 " not in head:
+        s, status = websocket_client.upgrade(PORT, "/v1/live", timeout=60)
+        if b" 101 " not in status:
             note("live", "upgrade refused", 0)
             return
-        s.sendall(ws_frame(b'{"faces":true,"barcodes":true}', 1))
+        s.sendall(websocket_client.frame(b'{"faces":true,"barcodes":true}', 1))
         buffer = b""
         for frame_id in range(10):
-            s.sendall(ws_frame(struct.pack("<I", frame_id) + rng.choice(PHOTOS), 2))
+            s.sendall(websocket_client.frame(struct.pack("<I", frame_id) + rng.choice(PHOTOS), 2))
             while True:
                 while len(buffer) < 4 or len(buffer) < 2 + (2 if buffer[1] == 126 else 0) + (buffer[1] if buffer[1] < 126 else struct.unpack(">H", buffer[2:4])[0]):
                     chunk = s.recv(1 << 16)

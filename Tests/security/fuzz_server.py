@@ -14,14 +14,15 @@ import http.client
 import json
 import os
 import random
-import re
 import socket
 import struct
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.parse
+
+import kamera_server
+import websocket_client
 
 KAMERA, MOVIE, IMAGE = sys.argv[1], sys.argv[2], sys.argv[3]
 SECONDS = float(sys.argv[4]) if len(sys.argv) > 4 else 60
@@ -53,12 +54,9 @@ class Server:
     def __init__(self):
         self.data = tempfile.mkdtemp(prefix="kamera-fuzz-")
         self.log = open(os.path.join(self.data, "serve.log"), "w")
-        self.process = subprocess.Popen(
-            [KAMERA, "serve", "--port", "0", "--data", self.data, "--camera", MOVIE, "--header-timeout", "3",
-             "--body-timeout", "3", "--max-record-seconds", "3"],
-            stdout=subprocess.PIPE, stderr=self.log, text=True)
-        line = self.process.stdout.readline()
-        self.port = int(re.search(r":(\d+)/", line).group(1))
+        self.process, self.port = kamera_server.start(
+            KAMERA, ["--data", self.data, "--camera", MOVIE, "--header-timeout", "3", "--body-timeout", "3", "--max-record-seconds", "3"],
+            self.log)
 
 
 def mutate_bytes(rng, data):
@@ -113,17 +111,6 @@ def random_message(rng):
     if rng.random() < 0.1:
         text = text[: rng.randrange(len(text) + 1)]
     return text
-
-
-def frame(payload, opcode=1, masked=True):
-    head = bytes([0x80 | opcode])
-    n = len(payload)
-    bit = 0x80 if masked else 0
-    head += bytes([bit | n]) if n < 126 else (bytes([bit | 126]) + struct.pack(">H", n) if n < 65536 else bytes([bit | 127]) + struct.pack(">Q", n))
-    if not masked:
-        return head + payload
-    key = os.urandom(4)
-    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
 
 
 def read_messages(s, limit_seconds):
@@ -214,27 +201,19 @@ def main():
             path = case.choice(["/v1/live", "/v1/cameras/0/live"])
             what = f"seed {case_seed}: socket {path}"
             try:
-                s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-                s.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                           "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-                head = b""
-                while b"\r\n\r\n" not in head:
-                    chunk = s.recv(4096)
-                    if not chunk:
-                        break
-                    head += chunk
-                if b" 101 " not in head.split(b"\r\n")[0]:
-                    fail(f"{what}: upgrade refused {head[:80]!r}")
+                s, status = websocket_client.upgrade(server.port, path)
+                if b" 101 " not in status:
+                    fail(f"{what}: upgrade refused {status!r}")
                     continue
                 for _ in range(case.randint(1, 6)):
                     roll = case.random()
                     if roll < 0.5:
-                        s.sendall(frame(random_message(case).encode()))
+                        s.sendall(websocket_client.frame(random_message(case).encode()))
                     elif roll < 0.9:
                         picture = mutate_bytes(case, image) if case.random() < 0.7 else image
-                        s.sendall(frame(struct.pack("<I", case.randrange(1 << 32)) + picture, opcode=2))
+                        s.sendall(websocket_client.frame(struct.pack("<I", case.randrange(1 << 32)) + picture, opcode=2))
                     else:
-                        s.sendall(case.choice([frame(b"x", opcode=9), frame(b"\x03\xe8", opcode=8), os.urandom(20)]))
+                        s.sendall(case.choice([websocket_client.frame(b"x", opcode=9), websocket_client.frame(b"\x03\xe8", opcode=8), os.urandom(20)]))
                 for message in read_messages(s, 0.7):
                     try:
                         parsed = json.loads(message)

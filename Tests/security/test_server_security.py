@@ -11,7 +11,6 @@ import http.client
 import json
 import os
 import random
-import re
 import resource
 import signal
 import socket
@@ -22,6 +21,9 @@ import tempfile
 import threading
 import time
 import zlib
+
+import kamera_server
+import websocket_client
 
 KAMERA, MOVIE, QR = sys.argv[1], sys.argv[2], sys.argv[3]
 FAILURES = []
@@ -40,14 +42,7 @@ class Server:
         self.data = data or tempfile.mkdtemp(prefix="kamera-security-")
         self.log = tempfile.NamedTemporaryFile(prefix="kamera-serve-", suffix=".log", delete=False)
         limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (fd_limit, fd_limit))) if fd_limit else None
-        self.process = subprocess.Popen(
-            [KAMERA, "serve", "--port", "0", "--data", self.data, *arguments],
-            stdout=subprocess.PIPE, stderr=self.log, text=True, preexec_fn=limit)
-        line = self.process.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        if not match:
-            raise RuntimeError(f"server did not start: {line!r} {open(self.log.name).read()[-2000:]}")
-        self.port = int(match.group(1))
+        self.process, self.port = kamera_server.start(KAMERA, ["--data", self.data, *arguments], self.log, limit)
         threading.Thread(target=self.process.stdout.read, daemon=True).start()
 
     def alive(self):
@@ -88,18 +83,7 @@ class Server:
             return received.split(b"\r\n")[0], closed, received
 
     def upgrade(self, path, headers=""):
-        key = "dGhlIHNhbXBsZSBub25jZQ=="
-        head = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{headers}\r\n")
-        s = socket.create_connection(("127.0.0.1", self.port), timeout=10)
-        s.sendall(head.encode())
-        response = b""
-        while b"\r\n\r\n" not in response:
-            chunk = s.recv(4096)
-            if not chunk:
-                break
-            response += chunk
-        return s, response.split(b"\r\n")[0]
+        return websocket_client.upgrade(self.port, path, headers)
 
     def rss_peak_mb(self):
         with open(f"/proc/{self.process.pid}/status") as status:
@@ -121,19 +105,7 @@ class Server:
 
 
 def ws_frame(text, masked=True):
-    payload = text.encode()
-    head = bytes([0x81])
-    length = len(payload)
-    if length < 126:
-        head += bytes([(0x80 if masked else 0) | length])
-    elif length < 65536:
-        head += bytes([(0x80 if masked else 0) | 126]) + struct.pack(">H", length)
-    else:
-        head += bytes([(0x80 if masked else 0) | 127]) + struct.pack(">Q", length)
-    if not masked:
-        return head + payload
-    key = os.urandom(4)
-    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+    return websocket_client.frame(text.encode(), masked=masked)
 
 
 def ws_read_text(s, timeout=10):
