@@ -7,19 +7,6 @@ import Hummingbird
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: AccessPolicy
 
-    /// The page loads only its own scripts, styles and media, talks only to its own server,
-    /// and cannot be framed (clickjacking); responses are never content-sniffed.
-    static var securityHeaders: HTTPFields {
-        [
-            .contentSecurityPolicy:
-                "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self'; "
-                + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-            HTTPField.Name("X-Content-Type-Options")!: "nosniff",
-            HTTPField.Name("X-Frame-Options")!: "DENY",
-            HTTPField.Name("Referrer-Policy")!: "no-referrer",
-        ]
-    }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         if let refusal = policy.refusal(
@@ -34,7 +21,21 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
                 response = try error.response(from: request, context: context)
             }
         }
-        for field in Self.securityHeaders where response.headers[field.name] == nil { response.headers.append(field) }
+        for field in SecurityHeaders.fields where response.headers[field.name] == nil { response.headers.append(field) }
         return response
     }
+}
+
+/// The headers every response carries.
+enum SecurityHeaders {
+    /// The page loads only its own scripts, styles and media, talks only to its own server,
+    /// and cannot be framed (clickjacking); responses are never content-sniffed.
+    static let fields: HTTPFields = [
+        .contentSecurityPolicy:
+            "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; connect-src 'self'; "
+            + "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+        HTTPField.Name("X-Frame-Options")!: "DENY",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+    ]
 }

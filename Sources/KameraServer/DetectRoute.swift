@@ -55,7 +55,8 @@ struct DetectRoute: Sendable {
 enum RequestBody {
     static func collect(_ request: Request, limits: RequestLimits, budget: MemoryBudget) async throws -> (Data, MemoryBudget.Reservation) {
         let limit = limits.maximumBodyBytes
-        let declared = request.headers[.contentLength].flatMap { Int($0) }
+        // A negative length never reaches here (the HTTP parser refuses it); read as unknown if it did.
+        let declared = request.headers[.contentLength].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
         if let declared, declared > limit { throw tooLarge(limit) }
         let reservation = try APIError.mappingKameraErrors { try budget.reserve(declared ?? limit) }
         let buffer: ByteBuffer
