@@ -270,6 +270,9 @@ def main():
         check(bool(banner), "a lost server shows a banner with Reconnect and the header says reconnecting")
         check(driver.execute_script("return !document.querySelector('#faces .face') && !document.querySelector('#marks *')"),
               "no overlay stays frozen over the video")
+        time.sleep(0.2)
+        fits = driver.execute_script("const r = document.getElementById('live-box').getBoundingClientRect(); return r.bottom <= innerHeight + 1")
+        check(fits, "with the banner shown the preview still fits the window")
         shot(driver, "3d-reconnecting")
         server, _ = start_server(data, port)
         back = wait_for(driver, "const k = window.kamera; k.results = 0; return k.connected", timeout=25)

@@ -324,7 +324,8 @@ function fitPreview() {
   box.style.setProperty("--room", Math.max(160, innerHeight - top - 8) + "px");
 }
 addEventListener("resize", fitPreview);
-new ResizeObserver(fitPreview).observe(document.querySelector("header"));
+// The header, the banner (shown while reconnecting) and the controls above can each move it.
+for (const above of [document.querySelector("header"), $("banner")]) new ResizeObserver(fitPreview).observe(above);
 for (const controls of document.querySelectorAll("#view-live > .controls")) new ResizeObserver(fitPreview).observe(controls);
 fitPreview();
 
