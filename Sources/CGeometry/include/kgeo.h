@@ -50,11 +50,13 @@ int kgeo_detect_rectangles(const kgeo_image *gray, const kgeo_image *fit_also, i
                            const kgeo_rectangle_options *options, kgeo_quad *out, int capacity, int *count,
                            char *error, size_t error_size);
 
-/// Drops, in place, each document outline that is another one of `quads` extended onto the
-/// background: it contains that one, has at least 1.2× its area, runs along one of its sides
-/// and is less than 1/0.9 times as well edged.
-/// For merging the searches on several planes. Returns how many are left.
-int kgeo_drop_extended_documents(kgeo_quad *quads, int count);
+/// Merges the results of several searches (`kgeo_detect_rectangles` on several planes of one
+/// `width`×`height` image) into one order, in place: for documents (`prefers_large`) without
+/// the outlines that are another one extended onto the background, best first (documents by
+/// edge support and size, rectangles by edge support with size breaking near-ties), the same
+/// rectangle once, at most `maximum_observations`. Writes how many are left to `kept`.
+int kgeo_rank_rectangles(kgeo_quad *quads, int count, const kgeo_rectangle_options *options, int width, int height,
+                         int *kept, char *error, size_t error_size);
 
 /// Warps the quad `corners` (8 doubles, as kgeo_quad) of `source` to an upright
 /// `width`×`height` image in `out` (same channels, tightly packed). With `whiten`, divides out

@@ -45,17 +45,13 @@ struct RectangleFinder {
         let opponents = Self.opponentChannels(rgb)
         let planes = [gray] + opponents
         for channel in opponents { all += try find(in: channel, fittingAlsoOn: planes) }
-        return ranked(all, imageSize: gray.size)
+        return try ranked(all, width: gray.width, height: gray.height)
     }
 
     /// Rectangles in one gray plane; sides are also fitted on `otherPlanes` (gray, the same
     /// size), on whichever shows each side's edge best.
     func find(in gray: PixelBuffer, fittingAlsoOn otherPlanes: [PixelBuffer] = []) throws -> [RectangleObservation] {
-        var options = kgeo_rectangle_options(
-            minimum_aspect_ratio: minimumAspectRatio, maximum_aspect_ratio: maximumAspectRatio,
-            quadrature_tolerance: quadratureTolerance, minimum_size: minimumSize,
-            minimum_confidence: minimumConfidence, maximum_observations: Int32(maximumObservations),
-            prefers_large: prefersLarge ? 1 : 0)
+        var options = shimOptions
         var quads = [kgeo_quad](repeating: kgeo_quad(), count: Self.capacity)
         var count: Int32 = 0
         try GeometryEngine.withImage(gray) { image in
@@ -69,41 +65,34 @@ struct RectangleFinder {
                 }
             }
         }
-        return quads.prefix(Int(count)).map {
-            RectangleObservation(
-                pixelCorners: GeometryEngine.quad($0.points), imageSize: gray.size, confidence: Float($0.confidence))
-        }
+        return observations(quads.prefix(Int(count)), imageSize: gray.size)
     }
 
-    /// The detector's order over several searches: best first (for documents, large first),
-    /// the same rectangle once, at most `maximumObservations`.
-    private func ranked(_ found: [RectangleObservation], imageSize: Size) -> [RectangleObservation] {
-        let all = prefersLarge ? Self.droppingExtensions(found, imageSize: imageSize) : found
-        let imageArea = imageSize.width * imageSize.height
-        func score(_ r: RectangleObservation) -> Double {
-            let share = (abs(r.pixelCorners.signedArea) / imageArea).squareRoot()
-            return prefersLarge ? Double(r.confidence) * share : Double(r.confidence) + 0.1 * share
-        }
-        var kept: [RectangleObservation] = []
-        for candidate in all.sorted(by: { score($0) > score($1) }) {
-            let bounds = candidate.pixelBounds
-            let tolerance = max(3, 0.02 * (bounds.width * bounds.width + bounds.height * bounds.height).squareRoot())
-            let duplicate = kept.contains { k in
-                zip(k.pixelCorners.corners, candidate.pixelCorners.corners).allSatisfy { $0.distance(to: $1) <= tolerance }
-            }
-            if !duplicate { kept.append(candidate) }
-            if maximumObservations > 0, kept.count >= maximumObservations { break }
-        }
-        return kept
-    }
-
-    /// The documents found on each plane without those that are another one extended onto the
-    /// background (`kgeo_drop_extended_documents`): one plane may show only the card, another
-    /// the card's side carried on along a building's lines to a larger quad.
-    static func droppingExtensions(_ found: [RectangleObservation], imageSize: Size) -> [RectangleObservation] {
+    /// Several searches' results in the detector's order (`kgeo_rank_rectangles`: best first,
+    /// for documents large first and without extensions onto the background, the same
+    /// rectangle once, at most `maximumObservations`).
+    func ranked(_ found: [RectangleObservation], width: Int, height: Int) throws -> [RectangleObservation] {
+        var options = shimOptions
         var quads = found.map { GeometryEngine.shimQuad($0.pixelCorners, confidence: Double($0.confidence)) }
-        let count = Int(kgeo_drop_extended_documents(&quads, Int32(quads.count)))
-        return quads.prefix(count).map {
+        var kept: Int32 = 0
+        try GeometryEngine.run("rectangle ranking") { error, size in
+            kgeo_rank_rectangles(
+                &quads, Int32(clamping: quads.count), &options, Int32(clamping: width), Int32(clamping: height), &kept, error,
+                size)
+        }
+        return observations(quads.prefix(Int(kept)), imageSize: Size(width: Double(width), height: Double(height)))
+    }
+
+    private var shimOptions: kgeo_rectangle_options {
+        kgeo_rectangle_options(
+            minimum_aspect_ratio: minimumAspectRatio, maximum_aspect_ratio: maximumAspectRatio,
+            quadrature_tolerance: quadratureTolerance, minimum_size: minimumSize,
+            minimum_confidence: minimumConfidence, maximum_observations: Int32(maximumObservations),
+            prefers_large: prefersLarge ? 1 : 0)
+    }
+
+    private func observations(_ quads: ArraySlice<kgeo_quad>, imageSize: Size) -> [RectangleObservation] {
+        quads.map {
             RectangleObservation(
                 pixelCorners: GeometryEngine.quad($0.points), imageSize: imageSize, confidence: Float($0.confidence))
         }

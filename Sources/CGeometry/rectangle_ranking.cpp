@@ -1,0 +1,185 @@
+// Scoring and ranking: how far a side runs on past its corner, pieces and extensions of
+// another candidate, and the order results are reported in (one search's, and several
+// searches' merged). The Swift side ranks nothing: it asks for `kgeo_rank_rectangles`.
+#include "rectangle_stages.hpp"
+#include "rectangle_tuning.hpp"
+
+namespace kgeo::rect {
+namespace {
+
+using T = Tuning;
+
+/// Whether side `k` of `inner` lies on a side of `outer`: both its ends within `tolerance` of
+/// that side's line (which also keeps the two parallel within the tolerance over its length).
+bool sharesSide(const Corners &inner, int k, const Corners &outer, double tolerance) {
+    cv::Point2d a = inner[k], b = inner[(k + 1) % 4];
+    for (int j = 0; j < 4; j++) {
+        cv::Point2d p = outer[j], d = outer[(j + 1) % 4] - outer[j];
+        double length = cv::norm(d);
+        if (length < 1) continue;
+        cv::Point2d n(-d.y / length, d.x / length);
+        if (std::abs((a - p).dot(n)) <= tolerance && std::abs((b - p).dot(n)) <= tolerance) return true;
+    }
+    return false;
+}
+
+/// Whether `small` lies inside `large` (`containedShare` of its area) along one of its sides.
+bool insideAlongSide(const Corners &small, double smallArea, const Corners &large) {
+    std::vector<cv::Point2f> common;
+    double shared = cv::intersectConvexConvex(polygon(small), polygon(large), common, true);
+    if (shared < T::containedShare * smallArea) return false;
+    double tolerance = std::max(T::sharedSideMinimum, T::sharedSideShare * cv::norm(large[2] - large[0]));
+    for (int k = 0; k < 4; k++)
+        if (sharesSide(small, k, large, tolerance)) return true;
+    return false;
+}
+
+std::vector<double> areas(const std::vector<Candidate> &found) {
+    std::vector<double> result;
+    for (auto &c : found) result.push_back(std::abs(cv::contourArea(polygon(c.corners))));
+    return result;
+}
+
+/// A quad inside a larger candidate and lying along one of its sides is a piece of it (a
+/// card's picture sharing the card's top and right edges, whose printed lines close it off):
+/// its confidence is kept below the larger one's when that one is nearly as well edged, so
+/// the object outranks its pieces in every ranking after this one.
+void demotePieces(std::vector<Candidate> &found) {
+    std::vector<double> area = areas(found);
+    std::vector<double> original;
+    for (auto &c : found) original.push_back(c.confidence);
+    for (size_t i = 0; i < found.size(); i++)
+        for (size_t j = 0; j < found.size(); j++) {
+            if (i == j || area[j] < T::containingArea * area[i] || original[j] < T::pieceDemotionBelow * original[i])
+                continue;
+            if (!insideAlongSide(found[i].corners, area[i], found[j].corners)) continue;
+            double capped = std::min(found[i].confidence, T::pieceCap * original[j]);
+            found[i].score -= found[i].confidence - capped;
+            found[i].confidence = capped;
+        }
+}
+
+/// Document outlines that are another one extended onto the background: a card's side carried
+/// on along a building's floor lines to a larger quad that contains the card. Such a quad is
+/// hardly better edged than the card (the building's lines are sharp too) and wins on size; the
+/// card's outline is the only one that ends where the object does. A quad is dropped when it
+/// contains another one, at least `containingArea` times that one's area, runs along one of its
+/// sides and is less than 1/`extensionEdgeRatio` times as well edged. (The rectangle request
+/// keeps the larger one, `demotePieces`: there a quad inside another and along its side is a
+/// piece of it, a picture printed on a card.)
+void dropExtensions(std::vector<Candidate> &found) {
+    std::vector<double> area = areas(found);
+    std::vector<bool> extension(found.size(), false);
+    for (size_t large = 0; large < found.size(); large++)
+        for (size_t small = 0; small < found.size() && !extension[large]; small++) {
+            if (small == large || area[large] < T::containingArea * area[small]) continue;
+            if (found[small].confidence < T::extensionEdgeRatio * found[large].confidence) continue;
+            extension[large] = insideAlongSide(found[small].corners, area[small], found[large].corners);
+        }
+    std::vector<Candidate> kept;
+    for (size_t i = 0; i < found.size(); i++)
+        if (!extension[i]) kept.push_back(found[i]);
+    found = std::move(kept);
+}
+
+/// `found` (in order) without a candidate whose corners all lie within `tolerance(candidate)`
+/// of one kept before it, at most `maximum` (0: all).
+template <class Tolerance>
+std::vector<Candidate> withoutDuplicates(const std::vector<Candidate> &found, int maximum, Tolerance tolerance) {
+    std::vector<Candidate> kept;
+    for (auto &c : found) {
+        double within = tolerance(c.corners);
+        bool duplicate = false;
+        for (auto &k : kept)
+            if (sameQuad(k.corners, c.corners, within)) {
+                duplicate = true;
+                break;
+            }
+        if (!duplicate) kept.push_back(c);
+        if (maximum > 0 && static_cast<int>(kept.size()) >= maximum) break;
+    }
+    return kept;
+}
+
+void byScore(std::vector<Candidate> &found) {
+    std::sort(found.begin(), found.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+}
+
+}  // namespace
+
+double continuation(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, double threshold) {
+    double length = cv::norm(corner - from);
+    if (length < T::continuationMinimumSide) return 0;
+    cv::Point2d u = (corner - from) / length, normal(-u.y, u.x);
+    double reach = std::max(T::continuationReach, T::continuationReachShare * length);
+    const int radius = T::continuationRadius;
+    int valid = 0, onLine = 0;
+    for (double t = T::continuationStart; t <= T::continuationStart + reach; t += T::continuationStep) {
+        cv::Point2d p = corner + u * t - cv::Point2d(0.5, 0.5);
+        double best = 0;
+        int bestStep = 99;
+        bool inside = true;
+        for (int r = -radius; r <= radius && inside; r++) {
+            cv::Point2d q = p + normal * r;
+            int x = static_cast<int>(std::lround(q.x)), y = static_cast<int>(std::lround(q.y));
+            inside = x >= 1 && y >= 1 && x < gray.cols - 1 && y < gray.rows - 1;
+            double along = inside ? gradientAcross(gray, x, y, normal) : 0;
+            if (along > best) {
+                best = along;
+                bestStep = r;
+            }
+        }
+        if (!inside) continue;
+        valid++;
+        // On the line, as a side's edge is; texture puts its strongest gradient anywhere.
+        if (best >= threshold && std::abs(bestStep) <= 1) onLine++;
+    }
+    if (valid == 0) return 0;
+    return std::max(0.0, (static_cast<double>(onLine) / valid - T::chanceOnLine) / T::offLineShare);
+}
+
+std::vector<Candidate> ranked(std::vector<Candidate> &found, bool prefersLarge, int maximum) {
+    if (prefersLarge)
+        dropExtensions(found);
+    else
+        demotePieces(found);
+    byScore(found);
+    // Size ranks the page above a paragraph on it. Two readings of one object that differ in
+    // one side (a side on the object's edge, or on a building's edge just beside it) are
+    // alike in size (within a fifth: a sign with a strip of facade beside it), and there the
+    // better-edged one is the object.
+    if (prefersLarge)
+        for (size_t i = 0; i < found.size(); i++)
+            for (size_t j = i + 1; j < found.size(); j++)
+                if (found[j].confidence > found[i].confidence &&
+                    overlap(found[i].corners, found[j].corners) >= T::sameObjectOverlap) {
+                    std::rotate(found.begin() + i, found.begin() + j, found.begin() + j + 1);
+                    j = i;  // look again from the new one
+                }
+    return withoutDuplicates(found, maximum, [](const Corners &c) {
+        return std::max(T::duplicateMinimum, T::duplicateShare * cv::norm(c[2] - c[0]));
+    });
+}
+
+std::vector<Candidate> merged(std::vector<Candidate> found, bool prefersLarge, int maximum, double imageArea) {
+    if (prefersLarge) dropExtensions(found);
+    for (auto &c : found) {
+        // Twice the area (the shoelace sum), as the ranking across planes has always used it.
+        double twiceArea = 0;
+        for (int i = 0; i < 4; i++) {
+            const cv::Point2d &a = c.corners[i], &b = c.corners[(i + 1) % 4];
+            twiceArea += a.x * b.y - b.x * a.y;
+        }
+        double share = std::sqrt(std::abs(twiceArea) / imageArea);
+        c.score = prefersLarge ? c.confidence * share : c.confidence + T::sizeTieBreak * share;
+    }
+    byScore(found);
+    return withoutDuplicates(found, maximum, [](const Corners &c) {
+        double minX = c[0].x, maxX = c[0].x, minY = c[0].y, maxY = c[0].y;
+        for (auto &p : c) minX = std::min(minX, p.x), maxX = std::max(maxX, p.x), minY = std::min(minY, p.y), maxY = std::max(maxY, p.y);
+        double w = maxX - minX, h = maxY - minY;
+        return std::max(T::duplicateMinimum, T::duplicateShare * std::sqrt(w * w + h * h));
+    });
+}
+
+}  // namespace kgeo::rect
