@@ -40,7 +40,7 @@ struct CameraRoutes: Sendable {
     }
 
     func stopRecording(context: some RequestContext) async throws -> Response {
-        let ended = try await camera(context).stopRecording()
+        let ended = try await camera(context).recording.stop()
         guard let entry = ended.entry else { throw APIError.nothingRecorded(ended.reason) }
         return JSONResponse.make(try JSONValueEncoder.encode(["recording": entry.listing]).rendered() + "\n")
     }
@@ -74,19 +74,8 @@ struct CameraRoutes: Sendable {
                         outbound)
                     continue
                 }
-                do {
-                    switch try LiveCommand(json: text) {
-                    case .options(let options):
-                        camera.update(options)
-                    case .record(let record) where record.record == .start:
-                        _ = try await camera.startRecording(limits: recordingLimits.lowered(to: record))
-                    case .record:
-                        _ = try await camera.stopRecording()
-                    }
-                } catch let error as APIError {
+                if let error = await camera.session.perform(text, limits: recordingLimits, started: { camera.startCaptureIfNeeded() }) {
                     try await send(error, outbound)
-                } catch let error as KameraError {
-                    try await send(APIError(error), outbound)
                 }
             }
             camera.stopWatching(id)

@@ -4,136 +4,139 @@ import KameraReports
 import Logging
 import Synchronization
 
-/// One live connection's state: its `LiveScanner` (faces keep their IDs, codes their keys
-/// across frames), the options the page chose, and the recording it may be writing.
+/// The one live analysis of the server, whatever the frames come from (a page's socket, a
+/// server camera, a video file standing in for one): its `LiveScanner` (faces keep their IDs,
+/// codes their keys across frames), the options its clients chose, and its recording.
 ///
-/// `@unchecked Sendable`: the scanner and the recorder are not thread-safe, and they are only
-/// touched inside `analyse` and `closeRecording`, which the connection calls for one frame at
-/// a time (the next call waits for the previous one), on whichever analysis thread is free.
-/// What other tasks change (options, recording requests) goes through `requests`.
+/// `@unchecked Sendable`: the scanner is not thread-safe, and it is only touched by `run`,
+/// which analyses one frame at a time (the next waits for the previous one), on whichever
+/// analysis thread is free. What other tasks change (options, recording) is behind locks.
 final class LiveSession: @unchecked Sendable {
-    /// What the analysis of one frame produced: the message for the page, and what the
-    /// connection should note in the results library.
-    struct Outcome: Sendable {
-        var message: String
-        var appearedFaces: [Int] = []
-        var lostFaces: [Int] = []
-        var newCodes: [BarcodeRecord] = []
-        /// A recording that ended at this frame (a limit, or the page's stop).
-        var finishedRecording: FinishedRecording?
-    }
-
-    private struct Requests {
-        var options = AnalysisOptions()
-        /// Asked for and not yet ended: started at the next frame.
-        var recording: (id: String, url: URL, limits: RecordingLimits)?
-        var stopRecording = false
+    /// What the analysis of one frame gives back to its source.
+    enum Delivery: Sendable {
+        /// The frame's `LiveFrameResult` as JSON and, when asked for, the frame as a JPEG.
+        case result(id: UInt32, message: String, preview: Data?)
+        /// The frame could not be analysed (undecodable, too large); the stream goes on.
+        case failure(id: UInt32, APIError)
     }
 
     let id = UUID().uuidString
-    private let requests = Mutex(Requests())
+    /// The source's recording; its `recordedSeconds` are reported with every frame.
+    let recording: RecordingController
+    private let options = Mutex(AnalysisOptions())
     private var scanner: LiveScanner?
     private var scannerOptions: AnalysisOptions?
-    private var writer: RecordingWriter?
-    private let started = ContinuousClock.now
+    private let recordsFrames: Bool
     private let maximumPixelCount: Int
-    private let logger: Logger
+    private let started = ContinuousClock.now
 
-    init(maximumPixelCount: Int, logger: Logger) {
-        self.maximumPixelCount = maximumPixelCount
-        self.logger = logger
+    /// - Parameters:
+    ///   - recordsFrames: whether the analysed frames are the recording's (a page's); a server
+    ///     camera records every captured frame on its own thread instead.
+    init(recording: RecordingController, recordsFrames: Bool, maximumPixelCount: Int) {
+        (self.recording, self.recordsFrames, self.maximumPixelCount) = (recording, recordsFrames, maximumPixelCount)
     }
 
     /// Takes new options; the scanner is rebuilt at the next frame if they changed.
     func update(_ new: AnalysisOptions) {
-        requests.withLock { $0.options = new }
+        options.withLock { $0 = new }
     }
 
-    /// Whether a recording was asked for and has not ended.
-    var isRecording: Bool { requests.withLock { $0.recording != nil } }
-
-    /// Starts recording the analysed frames into `url` from the next frame on.
-    func startRecording(id: String, url: URL, limits: RecordingLimits) {
-        requests.withLock {
-            $0.recording = (id, url, limits)
-            $0.stopRecording = false
+    /// Analyses `queue`'s frames one at a time, each when an analysis slot is free (sessions
+    /// take turns when the server is saturated, `AnalysisAdmission.runInTurn`), and hands each
+    /// result to `deliver`; what appeared goes into the results library. Returns when the
+    /// queue finishes. `wanted` is asked before each frame (a camera nobody watches skips them).
+    /// - Throws: what `deliver` throws (the client went away).
+    func run(
+        _ queue: LiveFrameQueue, admission: AnalysisAdmission, library: ResultsLibrary, logger: Logger, previews: Bool = false,
+        wanted: @escaping @Sendable () -> Bool = { true }, deliver: @Sendable (Delivery) async throws -> Void
+    ) async throws {
+        for await frame in queue.frames {
+            guard wanted() else { continue }
+            let dropped = queue.dropped
+            let analysed: (Delivery, LiveSightings)
+            do {
+                analysed = try await admission.runInTurn { try self.analyse(frame, dropped: dropped, preview: previews) }
+            } catch let error as KameraError {
+                try await deliver(.failure(id: frame.id, APIError(error)))
+                continue
+            }
+            try await deliver(analysed.0)
+            if !analysed.1.isEmpty { await library.noteLogging(analysed.1, session: id, logger: logger) }
         }
     }
 
-    /// Ends the recording at the next frame.
-    func stopRecording() {
-        requests.withLock { $0.stopRecording = true }
-    }
-
-    /// Decodes and scans one frame (JPEG, WebP or PNG bytes) received now, and records it
-    /// when recording; the page's message is encoded here, on the analysis thread.
-    func analyse(id frameID: UInt32, image data: Data, dropped: Int) throws -> Outcome {
+    /// Decodes (when encoded), scans and records one frame; the message is encoded here, on
+    /// the analysis thread.
+    private func analyse(_ frame: LiveFrame, dropped: Int, preview: Bool) throws -> (Delivery, LiveSightings) {
         let began = ContinuousClock.now
-        let image = try ImageDecoder.decode(
-            data, path: "live frame", options: ImageDecodingOptions(maximumPixelCount: maximumPixelCount, acceptsDamagedData: true))
-        return try analyse(id: frameID, frame: image.pixelBuffer, at: (began - started) / .seconds(1), dropped: dropped, began: began)
+        let image: PixelBuffer, time: Double
+        switch frame.picture {
+        case .encoded(let data):
+            image = try ImageDecoder.decode(
+                data, path: "live frame",
+                options: ImageDecodingOptions(maximumPixelCount: maximumPixelCount, acceptsDamagedData: true)
+            ).pixelBuffer
+            time = (began - started) / .seconds(1)
+        case .decoded(let decoded, let at):
+            (image, time) = (decoded, at)
+        }
+        let wanted = options.withLock { $0 }
+        if scanner == nil || scannerOptions != wanted {
+            // At most one frame per 1/15 s of detection work: following fills the frames between.
+            scanner = try LiveScanner(configuration: wanted.liveConfiguration(frameBudget: 1.0 / 15))
+            scannerOptions = wanted
+        }
+        let scan = try scanner!.scan(image, at: time)
+        if recordsFrames { recording.append(image, at: time, frameRate: 30) }
+        let elapsed = (ContinuousClock.now - began) / .milliseconds(1)
+        let message = try LiveFrameResult(
+            head: .init(
+                id: frame.id, width: image.width, height: image.height, analysisMs: (elapsed * 10).rounded() / 10,
+                dropped: dropped, recording: recording.current?.seconds),
+            scan: ScanRecord(scan, includesRectangles: wanted.detectsRectangles)
+        ).json()
+        let jpeg = preview ? try ImageEncoder.encode(image, as: .jpeg(quality: 80)) : nil
+        return (.result(id: frame.id, message: message, preview: jpeg), Self.sightings(in: scan))
     }
 
-    /// Scans one decoded frame captured `time` seconds into the session (a server camera's
-    /// frames come decoded); `recordingSeconds` reports a recording made elsewhere (the
-    /// camera's own) when this session is not recording.
-    func analyse(
-        id frameID: UInt32, frame: PixelBuffer, at time: Double, dropped: Int, began: ContinuousClock.Instant = .now,
-        recordingSeconds: Double? = nil
-    ) throws -> Outcome {
-        let wanted = requests.withLock { $0 }
-        if scanner == nil || scannerOptions != wanted.options {
-            // At most one frame per 1/15 s of detection work: following fills the frames between.
-            scanner = try LiveScanner(configuration: wanted.options.liveConfiguration(frameBudget: 1.0 / 15))
-            scannerOptions = wanted.options
-        }
-        let scan = try scanner!.scan(frame, at: time)
-        var outcome = Outcome(message: "")
-        outcome.finishedRecording = record(frame, at: time, requests: wanted)
+    private static func sightings(in scan: FrameScan) -> LiveSightings {
+        var sightings = LiveSightings()
         for event in scan.events {
             switch (event.kind, event.type) {
-            case (.face, .appeared): outcome.appearedFaces += Int(event.id).map { [$0] } ?? []
-            case (.face, .lost): outcome.lostFaces += Int(event.id).map { [$0] } ?? []
+            case (.face, .appeared): sightings.appearedFaces += Int(event.id).map { [$0] } ?? []
+            case (.face, .lost): sightings.lostFaces += Int(event.id).map { [$0] } ?? []
             case (.barcode, .appeared):
-                outcome.newCodes += scan.barcodes.filter { $0.key == event.id }.map { BarcodeRecord($0.observation) }
+                sightings.newCodes += scan.barcodes.filter { $0.key == event.id }.map { BarcodeRecord($0.observation) }
             default: break
             }
         }
-        let elapsed = (ContinuousClock.now - began) / .milliseconds(1)
-        outcome.message = try LiveFrameResult(
-            head: .init(
-                id: frameID, width: frame.width, height: frame.height, analysisMs: (elapsed * 10).rounded() / 10, dropped: dropped,
-                recording: writer?.recordedSeconds ?? recordingSeconds),
-            scan: ScanRecord(scan, includesRectangles: wanted.options.detectsRectangles)
-        ).json()
-        return outcome
+        return sightings
     }
 
-    /// Writes the frame into the recording (starting it on its first frame), and ends the
-    /// recording when a limit, the disk or the page says so.
-    private func record(_ frame: PixelBuffer, at time: Double, requests wanted: Requests) -> FinishedRecording? {
-        guard let request = wanted.recording else { return nil }
-        if wanted.stopRecording { return closeRecording(.finished) }
-        if writer == nil {
-            writer = RecordingWriter(id: request.id, url: request.url, limits: request.limits, frameRate: 30, logger: logger)
+    /// Carries out a client's text command (options, or a recording's start or stop within
+    /// `limits`); `started` runs after a recording starts (a camera opens for it).
+    /// - Returns: the error to send back, if any.
+    func perform(_ text: String, limits: RecordingLimits, started: @Sendable () -> Void = {}) async -> APIError? {
+        do {
+            switch try LiveCommand(json: text) {
+            case .options(let options):
+                update(options)
+            case .record(let record) where record.record == .start:
+                _ = try await recording.start(limits: try limits.lowered(to: record))
+                started()
+            case .record:
+                guard recording.requestStop() else {
+                    return APIError(.conflict, code: .notRecording, message: "not recording", hint: #"send {"record":"start"} first"#)
+                }
+            }
+            return nil
+        } catch let error as APIError {
+            return error
+        } catch let error as KameraError {
+            return APIError(error)
+        } catch {
+            return APIError(.internalServerError, code: .writeFailed, message: "\(error)", hint: "see the server's log")
         }
-        guard let finished = writer?.append(frame, at: time) else { return nil }
-        forgetRecording()
-        return finished
-    }
-
-    /// Finishes the recording asked for or being written, if any, as `reason` (the page
-    /// stopped it, or the connection closed).
-    func closeRecording(_ reason: RecordingEndReason) -> FinishedRecording? {
-        let request = requests.withLock { $0.recording }
-        guard let request else { return nil }
-        let finished = writer?.finish(reason) ?? FinishedRecording(id: request.id, outcome: .nothing, reason: reason)
-        forgetRecording()
-        return finished
-    }
-
-    private func forgetRecording() {
-        writer = nil
-        requests.withLock { (state: inout Requests) in (state.recording, state.stopRecording) = (nil, false) }
     }
 }

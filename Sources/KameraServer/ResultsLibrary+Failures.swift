@@ -6,9 +6,9 @@ import Logging
 extension ResultsLibrary {
     /// Notes a live frame's findings; a failure (a full disk) is logged, never the end of the
     /// stream: the page still gets its results.
-    func noteLogging(_ outcome: LiveSession.Outcome, session: String, logger: Logger) async {
+    func noteLogging(_ sightings: LiveSightings, session: String, logger: Logger) async {
         do {
-            try await note(outcome, session: session)
+            try await note(sightings, session: session)
         } catch {
             _ = apiError(error, logger: logger)
         }

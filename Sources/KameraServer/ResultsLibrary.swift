@@ -196,15 +196,15 @@ final class ResultsLibrary: Sendable {
     /// Notes a code seen in a session; only its first sighting is kept.
     /// Notes what one analysed live frame saw for the first time: new codes, faces that
     /// appeared or were lost.
-    func note(_ outcome: LiveSession.Outcome, session: String) async throws {
+    func note(_ sightings: LiveSightings, session: String) async throws {
         let now = Date()
-        for code in outcome.newCodes {
+        for code in sightings.newCodes {
             try await noteCode(
                 CodeSighting(
                     session: session, symbology: code.symbology, payload: code.payload, payloadBase64: code.payloadBase64, firstSeen: now))
         }
-        for face in outcome.appearedFaces { try await noteFaceAppeared(session: session, faceID: face, at: now) }
-        for face in outcome.lostFaces { try await noteFaceLost(session: session, faceID: face, at: now) }
+        for face in sightings.appearedFaces { try await noteFaceAppeared(session: session, faceID: face, at: now) }
+        for face in sightings.lostFaces { try await noteFaceLost(session: session, faceID: face, at: now) }
     }
 
     func noteCode(_ sighting: CodeSighting) async throws {

@@ -2,40 +2,42 @@ import Foundation
 import Kamera
 import Logging
 
-/// The camera's capture thread and the analysis of its newest frame.
+/// The camera's capture thread, and the analysis of its newest frame.
 extension ServerCamera {
     func startCaptureIfNeeded() {
         let start = state.withLock { s -> Bool in
-            guard !s.capturing, !s.isIdle else { return false }
+            guard !s.capturing, !s.shuttingDown else { return false }
             s.capturing = true
             return true
         }
         guard start else { return }
+        guard !isIdle else {
+            state.withLock { $0.capturing = false }
+            return
+        }
         let thread = Thread { [self] in capture() }
         thread.name = "kamera camera \(index)"
         thread.start()
     }
 
     /// The capture thread: reads frames until the camera is idle, fails or the server stops,
-    /// records them, and hands the newest to the analysis task.
+    /// records every one, and queues each for the analysis (which keeps the newest).
     private func capture() {
-        let (frames, newest) = AsyncStream.makeStream(of: VideoFrame.self, bufferingPolicy: .bufferingNewest(1))
-        let session = LiveSession(maximumPixelCount: .max, logger: logger)
-        let analysis = Task { await analyse(frames, session: session) }
-        var writer: RecordingWriter?
+        let queue = LiveFrameQueue()
+        let analysis = Task { await analyse(queue) }
         var failure: APIError?
         do {
             let feed = try CameraFeed(path: path)
             state.withLock { $0.frameSize = (feed.width, feed.height) }
-            while !state.withLock({ $0.isIdle }) {
+            while !isIdle {
                 guard let frame = try feed.next() else {
                     failure = APIError(
                         .serviceUnavailable, code: .cameraLost, message: "camera \(index) stopped delivering frames",
                         hint: "check the camera and its cable")
                     break
                 }
-                record(frame, frameRate: feed.frameRate, into: &writer)
-                newest.yield(frame)
+                recording.append(frame.pixelBuffer, at: frame.time, frameRate: feed.frameRate)
+                queue.yield(LiveFrame(id: UInt32(truncatingIfNeeded: frame.index), picture: .decoded(frame.pixelBuffer, time: frame.time)))
             }
         } catch let error as KameraError {
             failure = APIError(
@@ -43,88 +45,38 @@ extension ServerCamera {
         } catch {
             failure = APIError(.serviceUnavailable, code: .cameraUnavailable, message: "camera \(index) (\(path)): \(error)", hint: "")
         }
-        newest.finish()
+        queue.finish()
+        _ = analysis
         if let failure { logger.error("\(failure.error.message)") }
         // A recording asked for or being written ends with the capture.
-        if let pending = state.withLock({ s in
-            defer { (s.recording, s.stopRecording, s.recordedSeconds) = (nil, false, nil) }
-            return s.recording
-        }) {
-            let reason: RecordingEndReason = failure != nil ? .cameraLost : .serverStopped
-            conclude(writer?.finish(reason) ?? FinishedRecording(id: pending.id, outcome: .nothing, reason: reason))
-        }
-        if let failure {
-            // Watchers are told and let go: nothing more will come.
-            let watchers = state.withLock { s in
-                defer { s.watchers = [:] }; return s.watchers.values
-            }
-            for watcher in watchers {
-                watcher.yield(.notice(.error(id: nil, failure)))
-                watcher.finish()
-            }
-        }
-        _ = analysis
+        recording.end(failure != nil ? .cameraLost : .serverStopped)
+        // Watchers are told and let go: nothing more will come.
+        if let failure { watchers.finishAll(with: .notice(.error(id: nil, failure))) }
         // Closed; open again at once if a page or a recording arrived meanwhile.
-        let (again, waiters) = state.withLock { s -> (Bool, [AsyncStream<Void>.Continuation]) in
-            s.capturing = false
-            s.frameSize = nil
+        let waiters = state.withLock { s -> [AsyncStream<Void>.Continuation] in
+            (s.capturing, s.frameSize) = (false, nil)
             defer { s.captureEndWaiters = [] }
-            return (failure == nil && !s.isIdle, s.captureEndWaiters)
+            return s.captureEndWaiters
         }
         for waiter in waiters {
             waiter.yield()
             waiter.finish()
         }
-        if again { startCaptureIfNeeded() }
+        if failure == nil { startCaptureIfNeeded() }
     }
 
-    /// Writes `frame` into the recording that was asked for (starting it at this frame),
-    /// and ends it when asked to, at a limit or when the disk fails.
-    private func record(_ frame: VideoFrame, frameRate: Double, into writer: inout RecordingWriter?) {
-        let (pending, stop) = state.withLock { ($0.recording, $0.stopRecording) }
-        guard let pending else { return }
-        if writer?.id != pending.id {
-            writer = RecordingWriter(id: pending.id, url: pending.url, limits: pending.limits, frameRate: frameRate, logger: logger)
-        }
-        guard let current = writer else { return }
-        let finished = stop ? current.finish(.finished) : current.append(frame.pixelBuffer, at: frame.time)
-        let seconds = current.recordedSeconds
-        state.withLock { s in
-            guard s.recording?.id == pending.id else { return }
-            if finished != nil {
-                (s.recording, s.stopRecording, s.recordedSeconds) = (nil, false, nil)
-            } else {
-                s.recordedSeconds = seconds
-            }
-        }
-        if let finished {
-            writer = nil
-            conclude(finished)
-        }
-    }
-
-    /// Analyses the newest captured frame whenever a slot is free and someone is watching.
-    private func analyse(_ frames: AsyncStream<VideoFrame>, session: LiveSession) async {
-        var lastIndex = -1, dropped = 0
-        for await frame in frames {
-            if lastIndex >= 0 { dropped += max(0, frame.index - lastIndex - 1) }
-            lastIndex = frame.index
-            let (watching, options, recordedSeconds) = state.withLock { (!$0.watchers.isEmpty, $0.options, $0.recordedSeconds) }
-            guard watching else { continue }
-            session.update(options)
-            let id = UInt32(truncatingIfNeeded: frame.index), droppedSoFar = dropped
-            do {
-                let (outcome, jpeg) = try await admission.runInTurn {
-                    let outcome = try session.analyse(
-                        id: id, frame: frame.pixelBuffer, at: frame.time, dropped: droppedSoFar, recordingSeconds: recordedSeconds)
-                    return (outcome, try ImageEncoder.encode(frame.pixelBuffer, as: .jpeg(quality: 80)))
-                }
-                broadcast(.frame(id: id, jpeg: jpeg, message: outcome.message))
-                await library.noteLogging(outcome, session: session.id, logger: logger)
-            } catch let error as KameraError {
-                broadcast(.notice(.error(id: id, APIError(error))))
-            } catch {
-                continue
+    /// Analyses the newest captured frame whenever a slot is free and someone is watching,
+    /// and sends it with its result to every watcher.
+    private func analyse(_ queue: LiveFrameQueue) async {
+        let watchers = watchers
+        try? await session.run(queue, admission: admission, library: library, logger: logger, previews: true) {
+            !watchers.isEmpty
+        } deliver: { delivery in
+            switch delivery {
+            case .result(let id, let message, let jpeg):
+                watchers.broadcast(.frame(id: id, jpeg: jpeg ?? Data(), message: message))
+            case .failure(let id, let error):
+                watchers.broadcast(.notice(.error(id: id, error)))
             }
         }
     }
