@@ -15,7 +15,7 @@ import NIOCore
 /// and `{"record":"start"|"stop"}` as on `/v1/live`.
 struct CameraRoutes: Sendable {
     let cameras: [ServerCamera]
-    let recordingLimits: RecordingLimits
+    let services: ServerServices
 
     func list() throws -> Response {
         JSONResponse.make(try JSONValueEncoder.encode(["cameras": cameras.map(\.listing)]).rendered() + "\n")
@@ -35,7 +35,8 @@ struct CameraRoutes: Sendable {
     func startRecording(_ request: Request, context: some RequestContext) async throws -> Response {
         let camera = try camera(context)
         let asked = try APIError.decodingQuery(RecordingRequest.self, of: request, hint: "e.g. ?maxSeconds=60&maxMegabytes=200")
-        let entry = try await camera.startRecording(limits: try APIError.mappingKameraErrors { try recordingLimits.lowered(to: asked) })
+        let entry = try await camera.startRecording(
+            limits: try APIError.mappingKameraErrors { try services.recordingLimits.lowered(to: asked) })
         return JSONResponse.make(try JSONValueEncoder.encode(["recording": entry.listing]).rendered() + "\n", status: .created)
     }
 
@@ -74,7 +75,9 @@ struct CameraRoutes: Sendable {
                         outbound)
                     continue
                 }
-                if let error = await camera.session.perform(text, limits: recordingLimits, started: { camera.startCaptureIfNeeded() }) {
+                if let error = await camera.session.perform(
+                    text, limits: services.recordingLimits, started: { camera.startCaptureIfNeeded() })
+                {
                     try await send(error, outbound)
                 }
             }

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// A code first seen in a live session (table `code_sighting`): one row per session,
-/// symbology and payload, however often it was seen after.
+/// symbology and payload, however often it was seen after. `GET /v1/codes` lists it as it is
+/// (`firstSeen` in ISO 8601).
 struct CodeSighting: Codable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "code_sighting"
 
@@ -11,18 +12,4 @@ struct CodeSighting: Codable, Sendable, FetchableRecord, PersistableRecord {
     var payload: String?
     var payloadBase64: String
     var firstSeen: Date
-
-    /// The JSON `GET /v1/codes` lists.
-    struct Listing: Encodable {
-        var session: String
-        var symbology: String
-        var payload: String?
-        var payloadBase64: String
-        var firstSeen: String
-    }
-
-    var listing: Listing {
-        Listing(
-            session: session, symbology: symbology, payload: payload, payloadBase64: payloadBase64, firstSeen: firstSeen.ISO8601Format())
-    }
 }

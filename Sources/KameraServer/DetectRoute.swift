@@ -8,11 +8,7 @@ import NIOCore
 
 /// `POST /v1/detect`: an image in the body, `kamera detect`'s JSON out.
 struct DetectRoute: Sendable {
-    let admission: AnalysisAdmission
-    let limits: RequestLimits
-    let library: ResultsLibrary
-    let budget: MemoryBudget
-    let logger: Logger
+    let services: ServerServices
 
     func respond(to request: Request, context: some RequestContext) async throws -> Response {
         // `name` is the input the result reports; every other parameter is an analysis option.
@@ -20,14 +16,14 @@ struct DetectRoute: Sendable {
         let name = parameters.last { $0.key == "name" }?.value ?? "body"
         parameters.removeAll { $0.key == "name" }
         let analysis = try APIError.mappingKameraErrors { try AnalysisOptions.decoding(query: parameters).imageAnalysis() }
-        let (data, reservation) = try await RequestBody.collect(request, limits: limits, budget: budget)
+        let (data, reservation) = try await RequestBody.collect(request, limits: services.limits, budget: services.budget)
         var decoding = ImageDecodingOptions(
-            maximumPixelCount: limits.maximumPixelCount, acceptsDamagedData: true, decodesLuminanceOnly: analysis.faces == nil)
+            maximumPixelCount: services.limits.maximumPixelCount, acceptsDamagedData: true, decodesLuminanceOnly: analysis.faces == nil)
         // Decoded RGB plus the analysis' own planes: about four bytes a pixel.
         decoding.admitsPixels = { width, height in try reservation.grow(by: width * height * 4) }
         let options = decoding
         let result = try await APIError.mappingKameraErrors {
-            try await admission.run(timeout: limits.requestTimeout) {
+            try await services.admission.run(timeout: services.limits.requestTimeout) {
                 var result = DetectionReport.FileResult(input: name)
                 let image = try ImageDecoder.decode(data, path: name, options: options)
                 _ = try analysis.analyse(image, into: &result)
@@ -36,20 +32,20 @@ struct DetectRoute: Sendable {
         }
         _ = reservation
         do {
-            try await library.notePhoto(
+            try await services.library.notePhoto(
                 PhotoEntry(
                     name: name, analysedAt: Date(), width: result.width ?? 0, height: result.height ?? 0,
                     barcodes: result.barcodes?.count ?? 0, faces: result.faces?.count ?? 0, textLines: result.text?.count ?? 0))
         } catch {
             // The result was computed: the client gets it even when the library cannot note
             // it (a full disk), and the operator finds the failure in the log.
-            _ = library.apiError(error, logger: logger)
+            _ = services.library.apiError(error, logger: services.logger)
         }
         return JSONResponse.make(try DetectionReport(results: [result]).json() + "\n")
     }
 }
 
-/// Reading a request's whole body within the server's limits, with clear errors: too large
+/// Reading a request's whole body within the server's services.limits, with clear errors: too large
 /// (413, refused from its Content-Length before reading), too slow (408), or more than the
 /// memory budget holds now (503).
 enum RequestBody {

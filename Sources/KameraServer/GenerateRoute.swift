@@ -19,15 +19,13 @@ struct GenerateRoute: Sendable {
         var barHeight: Int?
     }
 
-    let admission: AnalysisAdmission
-    let limits: RequestLimits
-    let budget: MemoryBudget
+    let services: ServerServices
 
     func respond(to request: Request, context: some RequestContext) async throws -> Response {
         // A payload is at most a few kilobytes; a large body is a mistake.
-        var orderLimits = limits
+        var orderLimits = services.limits
         orderLimits.maximumBodyBytes = 64 << 10
-        let (data, _) = try await RequestBody.collect(request, limits: orderLimits, budget: budget)
+        let (data, _) = try await RequestBody.collect(request, limits: orderLimits, budget: services.budget)
         let order: Order
         do {
             order = try JSONDecoder().decode(Order.self, from: data)
@@ -47,7 +45,7 @@ struct GenerateRoute: Sendable {
             payload = .text(order.payload)
         }
         let png = try await APIError.mappingKameraErrors {
-            try await admission.run(timeout: limits.requestTimeout) {
+            try await services.admission.run(timeout: services.limits.requestTimeout) {
                 try ImageEncoder.encode(try generator.generate(payload), as: .png)
             }
         }

@@ -14,11 +14,8 @@ import NIOCore
 /// event loops or Swift's cooperative pool.
 public struct KameraServer: Sendable {
     public let configuration: ServerConfiguration
-    let admission: AnalysisAdmission
-    let library: ResultsLibrary
+    let services: ServerServices
     let cameras: [ServerCamera]
-    let logger: Logger
-    let budget: MemoryBudget
     let occupancy = FrontDoor.Occupancy()
 
     /// Checks the configuration (a public address needs a token; each camera exists and
@@ -30,13 +27,13 @@ public struct KameraServer: Sendable {
         let library = try ResultsLibrary(directory: configuration.dataDirectory)
         var logger = Logger(label: "kamera.serve")
         logger.logLevel = .notice
+        let services = ServerServices(
+            admission: admission, limits: configuration.limits, recordingLimits: configuration.recordingLimits,
+            budget: MemoryBudget(capacity: configuration.limits.memoryBudget), library: library, logger: logger)
         cameras = try configuration.cameras.enumerated().map { index, path in
-            try ServerCamera(index: index, path: path, admission: admission, library: library, logger: logger)
+            try ServerCamera(index: index, path: path, services: services)
         }
-        self.logger = logger
-        budget = MemoryBudget(capacity: configuration.limits.memoryBudget)
-        self.admission = admission
-        self.library = library
+        self.services = services
     }
 
     /// Runs until SIGINT or SIGTERM; `onListening` gets the port once the server accepts
@@ -45,7 +42,7 @@ public struct KameraServer: Sendable {
         HeapTrimming.configure()
         let trimming = Task { await HeapTrimming.run() }
         defer { trimming.cancel() }
-        try await library.finishInterruptedRecordings()
+        try await services.library.finishInterruptedRecordings()
         try await makeApplication(onListening: onListening).runService()
         // Stopped (SIGINT/SIGTERM): a camera recording in progress is finished, not cut off.
         for camera in cameras { await camera.shutDown() }
@@ -77,17 +74,16 @@ public struct KameraServer: Sendable {
             server: server,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "kamera"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
-            logger: logger)
+            logger: services.logger)
     }
 
     package func makeRouter() -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.middlewares.add(AccessMiddleware(policy: accessPolicy))
-        let limits = configuration.limits
-        let detect = DetectRoute(admission: admission, limits: limits, library: library, budget: budget, logger: logger)
-        let generate = GenerateRoute(admission: admission, limits: limits, budget: budget)
-        let live = LiveSocket(
-            admission: admission, limits: limits, recordingLimits: configuration.recordingLimits, library: library, logger: logger)
+        let (admission, library, budget) = (services.admission, services.library, services.budget)
+        let detect = DetectRoute(services: services)
+        let generate = GenerateRoute(services: services)
+        let live = LiveSocket(services: services)
         let recordings = RecordingRoutes(library: library)
         router.post("/v1/detect") { request, context in try await detect.respond(to: request, context: context) }
         router.post("/v1/generate") { request, context in try await generate.respond(to: request, context: context) }
@@ -96,7 +92,7 @@ public struct KameraServer: Sendable {
         } onUpgrade: { inbound, outbound, _ in
             try await live.run(inbound: inbound, outbound: outbound)
         }
-        let cameraRoutes = CameraRoutes(cameras: cameras, recordingLimits: configuration.recordingLimits)
+        let cameraRoutes = CameraRoutes(cameras: cameras, services: services)
         router.get("/v1/cameras") { _, _ in try cameraRoutes.list() }
         router.post("/v1/cameras/{index}/recording") { request, context in try await cameraRoutes.startRecording(request, context: context)
         }
@@ -115,7 +111,7 @@ public struct KameraServer: Sendable {
         router.get("/v1/codes") { request, _ in try await stored.codes(request) }
         router.get("/v1/photos") { request, _ in try await stored.photos(request) }
         router.get("/v1/face-tracks") { request, _ in try await stored.faceTracks(request) }
-        let occupancy = occupancy, budget = budget
+        let occupancy = occupancy
         router.get("/healthz") { _, _ in
             let health = Health(
                 analysisSlots: admission.slots, analysesRunning: admission.inUse, connections: occupancy.open,

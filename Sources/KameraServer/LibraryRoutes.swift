@@ -32,11 +32,11 @@ struct LibraryRoutes: Sendable {
     }
 
     func codes(_ request: Request) async throws -> Response {
-        try await page(request, key: "codes", path: "/v1/codes") { try await library.codes(page: $0).map(\.listing) }
+        try await page(request, key: "codes", path: "/v1/codes") { try await library.codes(page: $0) }
     }
 
     func photos(_ request: Request) async throws -> Response {
-        try await page(request, key: "photos", path: "/v1/photos") { try await library.photos(page: $0).map(\.listing) }
+        try await page(request, key: "photos", path: "/v1/photos") { try await library.photos(page: $0) }
     }
 
     func faceTracks(_ request: Request) async throws -> Response {

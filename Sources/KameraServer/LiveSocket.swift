@@ -18,13 +18,10 @@ import NIOCore
 /// gets `{"id":N,"error":{…}}` and the stream goes on. A recording that ends is announced
 /// as `{"recording":{…}}` (the entry `GET /v1/recordings` lists).
 struct LiveSocket: Sendable {
-    let admission: AnalysisAdmission
-    let limits: RequestLimits
-    let recordingLimits: RecordingLimits
-    let library: ResultsLibrary
-    let logger: Logger
+    let services: ServerServices
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let (admission, limits, library, logger) = (services.admission, services.limits, services.library, services.logger)
         // A recording that ends is announced to the page (while it is still there).
         let recording = RecordingController(
             source: "browser", label: "this connection", stopHint: #"send {"record":"stop"} first"#, library: library,
@@ -60,7 +57,9 @@ struct LiveSocket: Sendable {
                         try await outbound.write(.text(try LiveMessage.skipped(id: replaced, dropped: queue.dropped).text()))
                     }
                 case .text(let text):
-                    if let error = await session.perform(text, limits: recordingLimits) { try await send(error: error, id: nil, outbound) }
+                    if let error = await session.perform(text, limits: services.recordingLimits) {
+                        try await send(error: error, id: nil, outbound)
+                    }
                 }
             }
             queue.finish()

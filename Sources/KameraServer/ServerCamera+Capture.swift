@@ -47,7 +47,7 @@ extension ServerCamera {
         }
         queue.finish()
         _ = analysis
-        if let failure { logger.error("\(failure.error.message)") }
+        if let failure { services.logger.error("\(failure.error.message)") }
         // A recording asked for or being written ends with the capture.
         recording.end(failure != nil ? .cameraLost : .serverStopped)
         // Watchers are told and let go: nothing more will come.
@@ -69,7 +69,7 @@ extension ServerCamera {
     /// and sends it with its result to every watcher.
     private func analyse(_ queue: LiveFrameQueue) async {
         let watchers = watchers
-        try? await session.run(queue, admission: admission, library: library, logger: logger, previews: true) {
+        try? await session.run(queue, admission: services.admission, library: services.library, logger: services.logger, previews: true) {
             !watchers.isEmpty
         } deliver: { delivery in
             switch delivery {

@@ -45,27 +45,21 @@ final class ServerCamera: Sendable {
     let index: Int
     let path: String
     let name: String
-    let admission: AnalysisAdmission
-    let library: ResultsLibrary
-    let logger: Logger
+    let services: ServerServices
     let watchers = CameraWatchers()
     let recording: RecordingController
     let session: LiveSession
     let state = Mutex(State())
 
     /// Checks that `path` can be opened as a camera (see `CameraFeed.check`), without opening it.
-    init(index: Int, path: String, admission: AnalysisAdmission, library: ResultsLibrary, logger: Logger) throws {
+    init(index: Int, path: String, services: ServerServices) throws {
         try CameraFeed.check(path)
-        self.index = index
-        self.path = path
+        (self.index, self.path, self.services) = (index, path, services)
         name = CameraDevice(queryingDeviceAt: path)?.name ?? URL(fileURLWithPath: path).lastPathComponent
-        self.admission = admission
-        self.library = library
-        self.logger = logger
         let watchers = watchers
         recording = RecordingController(
-            source: path, label: "camera \(index)", stopHint: "DELETE /v1/cameras/\(index)/recording stops it", library: library,
-            logger: logger
+            source: path, label: "camera \(index)", stopHint: "DELETE /v1/cameras/\(index)/recording stops it",
+            library: services.library, logger: services.logger
         ) { end in watchers.broadcast(.notice(LiveMessage.ended(end.entry, reason: end.reason))) }
         session = LiveSession(recording: recording, recordsFrames: false, maximumPixelCount: .max)
     }

@@ -188,8 +188,8 @@ import Testing
         let image = try ServerTestMedia.jpeg(try ServerTestMedia.frame(0))
         // Hold the only slot with work that waits for the test.
         let release = DispatchSemaphore(value: 0)
-        let holder = Task { try await server.admission.runIfFree { release.wait() } }
-        while server.admission.inUse == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        let holder = Task { try await server.services.admission.runIfFree { release.wait() } }
+        while server.services.admission.inUse == 0 { try await Task.sleep(for: .milliseconds(5)) }
         _ = try await server.makeApplication().test(.router) { client in
             try await client.execute(uri: "/v1/detect", method: .post, body: ByteBuffer(bytes: image)) { response in
                 #expect(response.status == .serviceUnavailable)
@@ -224,8 +224,8 @@ import Testing
                 #expect(code == "timeout")
             }
         }
-        #expect(server.admission.inUse <= 1)
-        while server.admission.inUse > 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(server.services.admission.inUse <= 1)
+        while server.services.admission.inUse > 0 { try await Task.sleep(for: .milliseconds(10)) }
     }
 
     @Test("/openapi.json lists exactly the routes the server has")

@@ -75,7 +75,7 @@ import WSClient
             // Every frame of a 15 fps camera, not just the analysed ones (nobody watched).
             #expect(Double(frames) >= duration * 15 * 0.9, "\(frames) frames in \(duration) s")
             let id = try #require(finished["id"] as? String)
-            let reader = try MovieReader(path: server.library.recordingsDirectory.appendingPathComponent("\(id).mp4").path)
+            let reader = try MovieReader(path: server.services.library.recordingsDirectory.appendingPathComponent("\(id).mp4").path)
             var decoded = 0
             while try reader.nextFrame() != nil { decoded += 1 }
             #expect(decoded == frames)
@@ -202,7 +202,7 @@ import WSClient
         let entry = try await server.cameras[0].startRecording(limits: RecordingLimits())
         try await Task.sleep(for: .milliseconds(700))
         await server.cameras[0].shutDown()
-        let finished = try #require(try await server.library.recording(id: entry.id))
+        let finished = try #require(try await server.services.library.recording(id: entry.id))
         #expect(finished.complete)
         #expect(finished.stopReason == .serverStopped)
         #expect(finished.frames >= 5)

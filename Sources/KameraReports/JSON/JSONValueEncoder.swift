@@ -1,3 +1,4 @@
+import Foundation
 /// Encodes `Encodable` records into a `JSONValue` with keys in the order they are encoded —
 /// declaration order for synthesized conformances — so a record's declaration is its
 /// documented JSON shape (Foundation's `JSONEncoder` on Linux does not keep key order).
@@ -66,6 +67,8 @@ private final class Node {
         case let v as Int: content = .scalar(.int(v))
         case let v as Double: content = .scalar(.number(v))
         case let v as Float: content = .scalar(.number(Double(v)))
+        // Dates as ISO 8601 in UTC to the second, as JSONEncoder's `.iso8601` writes them.
+        case let v as Date: content = .scalar(.string(v.ISO8601Format()))
         // Every other integer type; a 64-bit unsigned value beyond Int is written as a number.
         // (Without this case an integer type would encode itself through this container again,
         // forever.)
