@@ -49,11 +49,7 @@ struct ScanCommand: ParsableCommand {
     }
 
     func run() throws {
-        let interrupt = InterruptFlag()
-        try CommandFailure.run {
-            try overwrite.check([events, annotate].compactMap { $0 })
-            try scan(until: interrupt)
-        }
+        try overwrite.runUntilInterrupted(writing: [events, annotate]) { try scan(until: $0) }
     }
 
     private func scan(until interrupt: InterruptFlag) throws {
@@ -64,10 +60,7 @@ struct ScanCommand: ParsableCommand {
         let rate = reader.frameRate ?? 30
         let options = try analysis.options()
         let scanner = try LiveScanner(configuration: try options.liveConfiguration(frameBudget: realtime ? 1 / rate : nil))
-        let eventFile = try events.map { try CheckedFile(creating: $0) }
-        func emit(_ line: String) throws {
-            if let eventFile { try eventFile.write(line + "\n") } else { try StandardStreams.outputLine(line) }
-        }
+        let lines = try EventLines(path: events)
         var recorder: MovieRecorder?
         if let annotate {
             recorder = try MovieRecorder(
@@ -91,7 +84,7 @@ struct ScanCommand: ParsableCommand {
             scanned += 1
             facesSeen.formUnion(result.faces.map(\.faceID))
             codesSeen.formUnion(result.barcodes.map(\.key))
-            try emit(try ScanRecord.line(result, includesRectangles: options.detectsRectangles))
+            try lines.emit(try ScanRecord.line(result, includesRectangles: options.detectsRectangles))
             if let recorder {
                 var canvas = Canvas(frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8))
                 ScanOverlay().draw(result, on: &canvas, font: font)
@@ -109,8 +102,8 @@ struct ScanCommand: ParsableCommand {
                         facesSeen.count, codesSeen.count))
             }
         }
-        try emit(try ScanRecord.endLine(scanner.finish()))
-        try eventFile?.close()
+        try lines.emit(try ScanRecord.endLine(scanner.finish()))
+        try lines.close()
         let summary = try recorder?.finish()
         let seconds = Date().timeIntervalSince(started)
         StandardStreams.progress(

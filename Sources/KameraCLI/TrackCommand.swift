@@ -61,11 +61,7 @@ struct TrackCommand: ParsableCommand {
     }
 
     func run() throws {
-        let interrupt = InterruptFlag()
-        try CommandFailure.run {
-            try overwrite.check([events, annotate].compactMap { $0 })
-            try track(until: interrupt)
-        }
+        try overwrite.runUntilInterrupted(writing: [events, annotate]) { try track(until: $0) }
     }
 
     private func track(until interrupt: InterruptFlag) throws {
@@ -75,10 +71,7 @@ struct TrackCommand: ParsableCommand {
     private func track(path: String, until interrupt: InterruptFlag) throws {
         let reader = try MovieReader(path: path)
         let start = try parsedBox()
-        let eventFile = try events.map { try CheckedFile(creating: $0) }
-        func emit(_ line: String) throws {
-            if let eventFile { try eventFile.write(line + "\n") } else { try StandardStreams.outputLine(line) }
-        }
+        let lines = try EventLines(path: events)
         var recorder: MovieRecorder?
         if let annotate {
             recorder = try MovieRecorder(
@@ -114,7 +107,7 @@ struct TrackCommand: ParsableCommand {
             if lost { lostFrames += 1 }
             members.append(("confidence", .number(RecordRounding.score(Double(confidence)))))
             members.append(("lost", .bool(lost)))
-            try emit(JSONValue.object(members).compact())
+            try lines.emit(JSONValue.object(members).compact())
             frames += 1
             if let recorder {
                 var canvas = Canvas(frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8))
@@ -135,7 +128,7 @@ struct TrackCommand: ParsableCommand {
                         frame.time))
             }
         }
-        try eventFile?.close()
+        try lines.close()
         let summary = try recorder?.finish()
         let seconds = Date().timeIntervalSince(started)
         StandardStreams.progress(

@@ -131,8 +131,8 @@ enum OpenAPISchemas {
             [
                 ("id", string), ("startedAt", string), ("width", integer), ("height", integer), ("duration", number), ("frames", integer),
                 ("bytes", integer), ("stopReason", enumeration(RecordingEndReason.allCases.map(\.rawValue))), ("complete", boolean),
-                ("movie", string), ("thumbnail", string), ("source", string),
-            ], required: ["id", "startedAt", "width", "height", "duration", "frames", "bytes", "complete", "movie"])
+                ("hasThumbnail", boolean), ("source", string), ("movie", string), ("thumbnail", string),
+            ], required: ["id", "startedAt", "width", "height", "duration", "frames", "bytes", "complete", "hasThumbnail", "movie"])
     }
 
     static var code: JSONValue {

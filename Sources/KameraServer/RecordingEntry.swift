@@ -31,26 +31,21 @@ struct RecordingEntry: Codable, Sendable, FetchableRecord, PersistableRecord {
     var movieName: String { "\(id).mp4" }
     var thumbnailName: String { "\(id).thumbnail.png" }
 
-    /// The JSON `GET /v1/recordings` lists.
+    /// The JSON `GET /v1/recordings` lists: the entry as it is (`startedAt` in ISO 8601,
+    /// `duration` to the millisecond) and where its movie and thumbnail are served.
     struct Listing: Encodable {
-        var id: String
-        var startedAt: String
-        var width: Int
-        var height: Int
-        var duration: Double
-        var frames: Int
-        var bytes: Int64
-        var stopReason: RecordingEndReason?
-        var complete: Bool
-        var movie: String
-        var thumbnail: String?
-        var source: String?
+        var entry: RecordingEntry
+
+        private enum Keys: String, CodingKey { case duration, movie, thumbnail }
+
+        func encode(to encoder: any Encoder) throws {
+            try entry.encode(to: encoder)
+            var values = encoder.container(keyedBy: Keys.self)
+            try values.encode((entry.duration * 1000).rounded() / 1000, forKey: .duration)
+            try values.encode("/v1/recordings/\(entry.id)/movie", forKey: .movie)
+            if entry.hasThumbnail { try values.encode("/v1/recordings/\(entry.id)/thumbnail", forKey: .thumbnail) }
+        }
     }
 
-    var listing: Listing {
-        Listing(
-            id: id, startedAt: startedAt.ISO8601Format(), width: width, height: height, duration: (duration * 1000).rounded() / 1000,
-            frames: frames, bytes: bytes, stopReason: stopReason, complete: complete, movie: "/v1/recordings/\(id)/movie",
-            thumbnail: hasThumbnail ? "/v1/recordings/\(id)/thumbnail" : nil, source: source)
-    }
+    var listing: Listing { Listing(entry: self) }
 }

@@ -1,15 +1,10 @@
 /// DEQUANTIZE of constant fp16 weights to fp32: folded at compile time (the values were
 /// widened when read), so it never runs.
-struct DequantizeOperator: GraphOperator {
+struct DequantizeOperator: UnaryGraphOperator {
     static let builtinCode: Int32 = 6
     static let name = "DEQUANTIZE"
 
     var input: Int, output: Int
-
-    init(input: Int, output: Int) { (self.input, self.output) = (input, output) }
-    init(_ record: OperatorRecord) throws { self.init(input: try record.input(0), output: record.output) }
-
-    var inputs: [Int] { [input] }
 
     func fold(_ tensors: inout [GraphTensor]) throws -> Bool {
         guard let values = tensors[input].floats else { return false }

@@ -39,3 +39,22 @@ protocol FusibleActivation: GraphOperator {
     /// The activation as an epilogue of a producer writing `producer`; nil when it cannot be.
     func epilogue(after producer: GraphTensor, tensors: [GraphTensor]) -> FusedActivation?
 }
+
+/// An operator with one input and one output tensor (an activation, a reshape, a dequantize).
+protocol UnaryGraphOperator: GraphOperator {
+    init(input: Int, output: Int)
+    var input: Int { get }
+}
+
+extension UnaryGraphOperator {
+    init(_ record: OperatorRecord) throws { self.init(input: try record.input(0), output: record.output) }
+
+    var inputs: [Int] { [input] }
+
+    /// The operator's arena places and element count, once input and output are checked to
+    /// hold the same number of elements.
+    func sameCountPlaces(_ planner: inout StepPlanner) throws -> (input: Int, output: Int, count: Int) {
+        try planner.sameCount(input, output)
+        return (planner.arena(input), planner.arena(output), planner.tensors[output].elementCount)
+    }
+}

@@ -1,19 +1,14 @@
 /// RESHAPE: NHWC data is contiguous, so a reshape is a copy (none when the plan gives both
 /// tensors the same place).
-struct ReshapeOperator: GraphOperator {
+struct ReshapeOperator: UnaryGraphOperator {
     static let builtinCode: Int32 = 22
     static let name = "RESHAPE"
 
     var input: Int, output: Int
 
-    init(input: Int, output: Int) { (self.input, self.output) = (input, output) }
-    init(_ record: OperatorRecord) throws { self.init(input: try record.input(0), output: record.output) }
-
-    var inputs: [Int] { [input] }
-
     func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel {
-        try planner.sameCount(input, output)
-        return CopyKernel(input: planner.arena(input), output: planner.arena(output), count: planner.tensors[output].elementCount)
+        let places = try sameCountPlaces(&planner)
+        return CopyKernel(input: places.input, output: places.output, count: places.count)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Encodes `Encodable` records into a `JSONValue` with keys in the order they are encoded —
 /// declaration order for synthesized conformances — so a record's declaration is its
 /// documented JSON shape (Foundation's `JSONEncoder` on Linux does not keep key order).

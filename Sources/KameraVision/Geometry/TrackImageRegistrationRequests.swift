@@ -5,23 +5,16 @@ import Synchronization
 /// perform it on each frame of a stream in turn; each result maps the previous frame's pixels
 /// onto the current one's. The first frame gives nil (nothing to compare with yet).
 public final class TrackTranslationalImageRegistrationRequest: ImageRequest {
+    private let history = FrameHistory()
     public var regionOfInterest: NormalizedRect {
-        get { region.withLock { $0 } }
-        set { region.withLock { $0 = newValue } }
+        get { history.region }
+        set { history.region = newValue }
     }
-    private let region = Mutex(NormalizedRect.fullImage)
-    private let previous = Mutex<PixelBuffer?>(nil)
 
     public init() {}
 
     public func perform(in context: ImageAnalysisContext) throws -> ImageTranslationAlignmentObservation? {
-        let frame = try context.region(regionOfInterest).grayscale
-        guard
-            let last = previous.withLock({ stored in
-                defer { stored = frame }; return stored
-            })
-        else { return nil }
-        return try ImageRegistration.translation(reference: frame, moving: last)
+        try history.advance(to: context).map { try ImageRegistration.translation(reference: $0.current, moving: $0.previous) }
     }
 }
 
@@ -29,22 +22,36 @@ public final class TrackTranslationalImageRegistrationRequest: ImageRequest {
 /// `TrackHomographicImageRegistrationRequest`: each result's warp maps the previous frame's
 /// pixels onto the current one's; nil for the first frame.
 public final class TrackHomographicImageRegistrationRequest: ImageRequest {
+    private let history = FrameHistory()
     public var regionOfInterest: NormalizedRect {
-        get { region.withLock { $0 } }
-        set { region.withLock { $0 = newValue } }
+        get { history.region }
+        set { history.region = newValue }
     }
-    private let region = Mutex(NormalizedRect.fullImage)
-    private let previous = Mutex<PixelBuffer?>(nil)
 
     public init() {}
 
     public func perform(in context: ImageAnalysisContext) throws -> ImageHomographicAlignmentObservation? {
-        let frame = try context.region(regionOfInterest).grayscale
-        guard
-            let last = previous.withLock({ stored in
-                defer { stored = frame }; return stored
-            })
-        else { return nil }
-        return try ImageRegistration.homography(reference: frame, moving: last)
+        try history.advance(to: context).map { try ImageRegistration.homography(reference: $0.current, moving: $0.previous) }
+    }
+}
+
+/// The region of interest and the last frame of a frame-to-frame request.
+final class FrameHistory: Sendable {
+    private let regionValue = Mutex(NormalizedRect.fullImage)
+    private let previous = Mutex<PixelBuffer?>(nil)
+
+    var region: NormalizedRect {
+        get { regionValue.withLock { $0 } }
+        set { regionValue.withLock { $0 = newValue } }
+    }
+
+    /// The context's frame (its region, gray) with the frame before it, which it replaces;
+    /// nil for the first frame.
+    func advance(to context: ImageAnalysisContext) throws -> (current: PixelBuffer, previous: PixelBuffer)? {
+        let frame = try context.region(region).grayscale
+        return previous.withLock { stored in
+            defer { stored = frame }
+            return stored.map { (frame, $0) }
+        }
     }
 }
