@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "Kamera", targets: ["Kamera"]),
         .executable(name: "kamera", targets: ["KameraCLI"]),
+        .executable(name: "kamera-demo", targets: ["KameraDemo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -82,8 +83,15 @@ let package = Package(
         .executableTarget(
             name: "KameraCLI",
             dependencies: [
-                "Kamera", "KameraReports", "KameraServer", "KameraTestMedia",
+                "Kamera", "KameraReports", "KameraServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The demo (scripts/demo.sh): its own program, so the `kamera` tool carries no synthetic media.
+        .executableTarget(
+            name: "KameraDemo",
+            dependencies: [
+                "Kamera", "KameraReports", "KameraTestMedia", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Benchmarks (bench/): the Swift side; peers run from Python in the same script.

@@ -1,4 +1,5 @@
 import Foundation
+import KameraReports
 import Synchronization
 
 /// The progress line of a batch on a terminal: files done of all, rate, time left, failures.

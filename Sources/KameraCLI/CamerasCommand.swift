@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kamera
+import KameraReports
 
 /// `kamera cameras`: the V4L2 cameras and their capture formats, as JSON.
 struct CamerasCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kamera
+import KameraReports
 
 /// How every command ends on a Kamera error: the reason and hint on standard error, and the
 /// exit status — 64 (EX_USAGE, as ArgumentParser uses for bad options) when the arguments were

@@ -1,3 +1,5 @@
+import KameraReports
+
 /// Where `scan` and `track` write their JSON lines: the `--events` file, else standard output.
 struct EventLines {
     private let file: CheckedFile?

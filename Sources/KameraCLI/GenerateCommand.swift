@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kamera
+import KameraReports
 
 /// `kamera generate`: draw a barcode into an image file.
 struct GenerateCommand: ParsableCommand {

@@ -10,7 +10,7 @@ struct KameraCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DetectCommand.self, GenerateCommand.self, RecordCommand.self, ThumbnailCommand.self, CamerasCommand.self, ModelsCommand.self,
-            ScanCommand.self, DemoCommand.self, SymbologiesCommand.self, DocumentCommand.self, RegisterCommand.self, TrackCommand.self,
+            ScanCommand.self, SymbologiesCommand.self, DocumentCommand.self, RegisterCommand.self, TrackCommand.self,
             ServeCommand.self,
         ]
     )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kamera
+import KameraReports
 
 /// `-y` / `-n` as in ffmpeg: whether a command may replace files that already exist. Without
 /// either, an interactive run asks; a script (stdin not a terminal) gets an error rather than

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Kamera
+import KameraReports
 
 /// `kamera record`: a fragmented, crash-safe H.264 movie from a camera, the test pattern or a
 /// video file, with AVCaptureFileOutput's limits.

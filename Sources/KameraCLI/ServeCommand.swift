@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kamera
+import KameraReports
 import KameraServer
 
 /// `kamera serve`: the web page and the HTTP API on this machine.

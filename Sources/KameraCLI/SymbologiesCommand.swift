@@ -1,5 +1,6 @@
 import ArgumentParser
 import Kamera
+import KameraReports
 
 /// `kamera symbologies`: what can be read and generated.
 struct SymbologiesCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Kamera
+import KameraReports
 
 /// `kamera thumbnail`: a still from a video, like AVAssetImageGenerator.
 struct ThumbnailCommand: ParsableCommand {

@@ -19,13 +19,13 @@ struct CLIRun {
 /// `workingDirectory`: the folder the command runs in (default: the runner's).
 func kamera(
     _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, stdoutPath: String? = nil,
-    workingDirectory: URL? = nil
+    workingDirectory: URL? = nil, program: String = "kamera"
 ) throws -> CLIRun {
     // The test runner sits next to the products of the same build.
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    var executable = directory.appendingPathComponent("kamera")
+    var executable = directory.appendingPathComponent(program)
     if !FileManager.default.fileExists(atPath: executable.path) {
-        executable = directory.deletingLastPathComponent().appendingPathComponent("kamera")
+        executable = directory.deletingLastPathComponent().appendingPathComponent(program)
     }
     let process = Process()
     process.executableURL = executable
@@ -116,8 +116,8 @@ func kamera(
             arguments: ["generate", "qr", "https://example.org/kamera", "-o", "qr.png", "--module-size", "6", "--ecc", "Q"])
         try expectREADMEExample(
             "kamera detect --barcodes qr.png notes.png", arguments: ["detect", "--barcodes", "qr.png", "notes.png"], status: 1)
-        // The demo's scenes, as the README's reader makes them with `kamera demo -o`.
-        let demo = try kamera(["demo", "-o", dir.appendingPathComponent("demo").path])
+        // The demo's scenes, as the README's reader makes them with `kamera-demo -o`.
+        let demo = try kamera(["-o", dir.appendingPathComponent("demo").path], program: "kamera-demo")
         #expect(demo.status == 0, "\(demo.stderr)")
         for scene in ["scene1.jpg", "scene3.jpg"] {
             try FileManager.default.copyItem(at: dir.appendingPathComponent("demo/\(scene)"), to: dir.appendingPathComponent(scene))
@@ -272,7 +272,7 @@ func kamera(
 
     @Test func demoRunsOnSampleMedia() throws {
         let out = dir.appendingPathComponent("demo").path
-        let run = try kamera(["demo", "-o", out])
+        let run = try kamera(["-o", out], program: "kamera-demo")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("decoded 11 of 11 codes; found 3 faces with landmarks in 3 photos; tracked 1 face ID(s) and 1 code(s)"))
         #expect(run.stdout.contains("recorded 60 frames (maximumDurationReached) and a 100×56 thumbnail"))

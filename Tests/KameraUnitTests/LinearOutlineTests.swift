@@ -1,8 +1,7 @@
 import Foundation
 import Kamera
+import KameraTestMedia
 import Testing
-
-@testable import KameraCLI
 
 /// A linear code's corners follow the symbol: clockwise, top edge on top for an upright code.
 /// zxing-cpp builds the outline from the first and last scan lines that read the code and, when
@@ -12,7 +11,7 @@ import Testing
     @Test(arguments: [DetectBarcodesRequest.Effort.balanced, .thorough])
     func outlinesRunClockwise(effort: DetectBarcodesRequest.Effort) async throws {
         var checked = 0
-        for scene in try DemoCommand.scenes() {
+        for scene in try DemoScenes.codes() {
             // Through JPEG, as the demo writes its scenes.
             let image = try Image(data: try ImageEncoder.encode(scene.image, as: .jpeg(quality: 90)))
             for code in try await DetectBarcodesRequest(effort: effort).perform(on: image) where !code.symbology.isTwoDimensional {

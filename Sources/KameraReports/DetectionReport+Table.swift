@@ -1,10 +1,9 @@
 import Foundation
 import Kamera
-import KameraReports
 
 extension DetectionReport {
     /// A readable table: one row per code, or per file without codes.
-    func table() -> String {
+    package func table() -> String {
         var rows: [[String]] = [["INPUT", "SIZE", "KIND", "PAYLOAD / TEXT", "CORNERS / BOX (px)"]]
         for result in results {
             let size = result.width.map { "\($0)×\(result.height ?? 0)" } ?? "-"

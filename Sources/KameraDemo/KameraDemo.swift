@@ -4,13 +4,15 @@ import Kamera
 import KameraReports
 import KameraTestMedia
 
-/// `kamera demo`: the main job on built-in defaults. Builds photos with codes in them from
+/// `kamera-demo`: the main job on built-in defaults, a program of its own so that the `kamera`
+/// tool carries no synthetic media. Builds photos with codes in them from
 /// Debian's sample media, detects the codes, draws the overlays and checks every payload;
 /// finds faces with landmarks in real photos; tracks a face and a code through a short
 /// synthetic stream; reads a real page scan; records a crash-safe movie and its thumbnail.
-struct DemoCommand: AsyncParsableCommand {
+@main
+struct KameraDemo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo",
+        commandName: "kamera-demo",
         abstract: "Detect codes in sample scenes, faces and landmarks in photos, track both through video, read a page scan, record a clip."
     )
 
@@ -21,7 +23,12 @@ struct DemoCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        try await CommandFailure.run { try await demo() }
+        do {
+            try await demo()
+        } catch let error as KameraError {
+            StandardStreams.error("kamera-demo: \(error.reason) (\(error.hint))\n")
+            throw ExitCode(1)
+        }
     }
 
     private func demo() async throws {
@@ -29,7 +36,7 @@ struct DemoCommand: AsyncParsableCommand {
         let font = try FontFace.standard()
         var found = 0, expected = 0
         var report = DetectionReport(results: [])
-        for (index, scene) in try Self.scenes().enumerated() {
+        for (index, scene) in try DemoScenes.codes().enumerated() {
             let scenePath = directory.appendingPathComponent("scene\(index + 1).jpg")
             try ImageEncoder.write(scene.image, to: scenePath, as: .jpeg(quality: 90))
             // Read back from disk so the demo exercises the same path as `kamera detect`.
@@ -142,48 +149,5 @@ struct DemoCommand: AsyncParsableCommand {
         var template = Array(URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("kamera-demo.XXXXXX").path.utf8CString)
         guard let made = mkdtemp(&template) else { throw ValidationError("cannot create a temporary directory") }
         return URL(fileURLWithPath: String(cString: made))
-    }
-
-    /// Three scenes over real photos: codes rotated, tilted, inverted, blurred and noised;
-    /// read with the thorough effort (the PDF417 at 12° is beyond zxing-cpp alone).
-    static func scenes() throws -> [(image: PixelBuffer, codes: [(BarcodeSymbology, String)])] {
-        let layouts: [(String, [(BarcodeSymbology, CodePose)], Degradation)] = [
-            (
-                "messi5.jpg",
-                [
-                    (.qr, CodePose(center: PixelPoint(x: 220, y: 220), width: 220, rotation: 18, tilt: 0.15)),
-                    (.ean13, CodePose(center: PixelPoint(x: 640, y: 180), width: 320, rotation: -8)),
-                    (.dataMatrix, CodePose(center: PixelPoint(x: 860, y: 470), width: 170, rotation: 200)),
-                    (.code128, CodePose(center: PixelPoint(x: 420, y: 560), width: 420, rotation: 4, tilt: 0.1)),
-                ], Degradation(blurSigma: 0.8, noiseSigma: 4)
-            ),
-            (
-                "fruits.jpg",
-                [
-                    (.aztec, CodePose(center: PixelPoint(x: 250, y: 300), width: 200, rotation: 33)),
-                    (.pdf417, CodePose(center: PixelPoint(x: 700, y: 250), width: 420, rotation: -12)),
-                    (.qr, CodePose(center: PixelPoint(x: 760, y: 540), width: 200, rotation: 71, inverted: true)),
-                ], Degradation(noiseSigma: 6, contrast: 0.7)
-            ),
-            (
-                "building.jpg",
-                [
-                    (.upca, CodePose(center: PixelPoint(x: 300, y: 200), width: 340)),
-                    (.itf14, CodePose(center: PixelPoint(x: 700, y: 420), width: 400, rotation: 6)),
-                    (.microQR, CodePose(center: PixelPoint(x: 260, y: 520), width: 150, rotation: -25)),
-                    (.gs1DataBarExpanded, CodePose(center: PixelPoint(x: 800, y: 150), width: 360, rotation: 10)),
-                ], Degradation(blurSigma: 0.6, noiseSigma: 3)
-            ),
-        ]
-        return try layouts.enumerated().map { index, layout in
-            var composer = SceneComposer(background: try SampleMedia.photo(layout.0).pixelBuffer, width: 1024, height: 683)
-            var codes: [(BarcodeSymbology, String)] = []
-            for (k, (symbology, pose)) in layout.1.enumerated() {
-                let sample = SamplePayload.make(symbology, index: index * 10 + k)
-                try composer.place(symbology, payload: sample.input, pose: pose, moduleSize: 4)
-                codes.append((symbology, sample.expectedText))
-            }
-            return (composer.render(layout.2, seed: UInt64(index + 1)), codes)
-        }
     }
 }
