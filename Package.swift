@@ -103,22 +103,29 @@ let package = Package(
         // Synthetic scenes from real photos (codes warped, blurred, noised) for tests, demo and bench.
         .target(name: "KameraTestMedia", dependencies: ["KameraCore", "KameraImageIO", "KameraVision", "KameraRender", "KameraMedia"]),
 
-        // Needs no models, downloaded media or network: the first tier of scripts/test.sh.
-        .testTarget(name: "KameraUnitTests", dependencies: ["Kamera", "KameraTestMedia", "KameraCLI", "KameraReports"]),
-        .testTarget(name: "KameraNNTests", dependencies: ["KameraNN", "KameraCore"]),
-        .testTarget(name: "KameraImageIOTests", dependencies: ["KameraImageIO", "KameraTestMedia"]),
-        .testTarget(name: "KameraVisionTests", dependencies: ["Kamera", "KameraTestMedia"]),
-        .testTarget(name: "KameraMediaTests", dependencies: ["Kamera", "KameraTestMedia"]),
-        .testTarget(name: "KameraRenderTests", dependencies: ["Kamera", "KameraTestMedia"]),
+        // One test target per module; each suite names its cost tier (KameraTestTiers), which
+        // scripts/test.sh runs in order: the unit tier first, then models, media, end to end.
+        .target(name: "KameraTestTiers", path: "Tests/KameraTestTiers"),
+        .testTarget(name: "KameraCoreTests", dependencies: ["KameraCore", "KameraTestTiers"]),
+        .testTarget(name: "KameraNNTests", dependencies: ["KameraNN", "KameraCore", "KameraTestTiers"]),
+        .testTarget(name: "KameraImageIOTests", dependencies: ["KameraImageIO", "KameraTestMedia", "KameraTestTiers"]),
+        .testTarget(name: "KameraVisionTests", dependencies: ["Kamera", "KameraTestMedia", "KameraTestTiers"]),
+        .testTarget(name: "KameraMediaTests", dependencies: ["Kamera", "KameraTestMedia", "KameraTestTiers"]),
+        .testTarget(name: "KameraRenderTests", dependencies: ["Kamera", "KameraTestMedia", "KameraTestTiers"]),
+        // AnalysisOptions is read by the CLI's flags too: its tests check that surface as well.
+        .testTarget(name: "KameraReportsTests", dependencies: ["KameraReports", "Kamera", "KameraCLI", "KameraTestTiers"]),
         .testTarget(
             name: "KameraCLITests",
-            dependencies: ["Kamera", "KameraTestMedia", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket")],
+            dependencies: [
+                "Kamera", "KameraTestMedia", "KameraTestTiers",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
             // What `kamera detect` printed before the edge was rebuilt, read by GoldenDetectTests.
             exclude: ["Golden"]),
         .testTarget(
             name: "KameraServerTests",
             dependencies: [
-                "KameraServer", "Kamera", "KameraTestMedia",
+                "KameraServer", "Kamera", "KameraTestMedia", "KameraTestTiers",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

@@ -27,11 +27,12 @@ python3 scripts/function-length.py 80 Sources/CGeometry/*.cpp
 swift build -c release -Xswiftc -enable-testing --scratch-path .build-test --build-tests
 TEST=(swift test -c release -Xswiftc -enable-testing --scratch-path .build-test --skip-build)
 if [ $# -eq 0 ]; then
-    # Tier 1, in seconds: KameraUnitTests needs no models, downloads or network (geometry,
-    # kernels, trackers, NMS, anchors, sampler, records, codes on Debian's photos).
-    "${TEST[@]}" --filter KameraUnitTests
-    # Tier 2: models, LiteRT, video, text, the CLI end to end.
-    "${TEST[@]}" --skip KameraUnitTests
+    # Cost tiers (Tests/KameraTestTiers): each suite names its own. First the unit tier, no
+    # models, downloads or network (codecs, geometry, kernels, trackers, records, codes on
+    # Debian's photos); then the face and text models against LiteRT, video, and the `kamera`
+    # executable and server end to end.
+    KAMERA_TEST_TIERS=unit "${TEST[@]}"
+    KAMERA_TEST_TIERS=models,media,endToEnd "${TEST[@]}"
 else
     "${TEST[@]}" "$@"
 fi

@@ -1,10 +1,11 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// `kamera detect` over many files: directories, JSON Lines, jobs, shards, resume.
-@Suite struct BatchCLITests {
+@Suite(.tier(.endToEnd)) struct BatchCLITests {
     let dir: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-batch-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -1,12 +1,13 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// What a new user runs into: full disks and closed pipes, bad numbers, existing outputs,
 /// standard input, damaged files. Every case ends in a clear message and the documented
 /// exit status (64 for a usage error, 1 for a failed input or write), never a trap.
-@Suite struct CLIRobustnessTests {
+@Suite(.tier(.endToEnd)) struct CLIRobustnessTests {
     let dir: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-robust-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

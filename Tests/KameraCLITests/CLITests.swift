@@ -1,6 +1,7 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// Runs the built `kamera` executable as a user would.
@@ -64,7 +65,7 @@ func kamera(
     return CLIRun(status: process.terminationStatus, stdoutData: stdout, stderr: String(decoding: stderr, as: UTF8.self))
 }
 
-@Suite struct CLITests {
+@Suite(.tier(.endToEnd)) struct CLITests {
     let dir: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-cli-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -287,7 +288,7 @@ func kamera(
     }
 }
 
-@Suite struct CLITextTests {
+@Suite(.tier(.endToEnd)) struct CLITextTests {
     @Test func detectTextAddsTextToTheDocument() throws {
         let page = try SampleMedia.url("imageTextR.png").path
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-text-\(UUID().uuidString).png").path
@@ -316,7 +317,7 @@ func kamera(
     }
 }
 
-@Suite struct CLIVideoTests {
+@Suite(.tier(.endToEnd)) struct CLIVideoTests {
     @Test func recordThenThumbnail() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-video-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -1,9 +1,10 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
-@Suite struct FaceCLITests {
+@Suite(.tier(.endToEnd)) struct FaceCLITests {
     @Test func detectFacesAddsFacesToTheDocument() throws {
         let photo = try SampleMedia.url("astronaut.png").path
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("faces-\(UUID().uuidString).png")

@@ -1,11 +1,12 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// `kamera detect --rectangles`, `kamera document` and `kamera register` on scenes with known
 /// geometry.
-@Suite struct GeometryCLITests {
+@Suite(.tier(.endToEnd)) struct GeometryCLITests {
     static func temporary(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("kamera-geometry-\(UUID().uuidString)-\(name)")
     }

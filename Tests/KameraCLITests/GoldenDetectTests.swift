@@ -1,12 +1,13 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// `kamera detect --format json` prints, byte for byte, what it printed before the edge was
 /// rebuilt around `AnalysisOptions` (the files in Golden/ were written by the binary of
 /// commit e620dbb on the same inputs): flags, defaults and output are unchanged.
-@Suite struct GoldenDetectTests {
+@Suite(.tier(.endToEnd)) struct GoldenDetectTests {
     static let cases: [(name: String, arguments: [String])] = [
         ("faces-landmarks", ["--faces", "--landmarks", "astronaut.png"]),
         ("faces-whole", ["--faces", "--face-mode", "whole", "messi5.jpg"]),

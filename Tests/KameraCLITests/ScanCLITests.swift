@@ -1,9 +1,10 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
-@Suite struct ScanCLITests {
+@Suite(.tier(.endToEnd)) struct ScanCLITests {
     /// A 2 s synthetic movie: a face moving right and a QR code that leaves after 1 s.
     func writeMovie(to url: URL) throws {
         let head = try FaceScene.astronautHead()

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdWSClient
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Logging
 import NIOCore
 import Testing
@@ -12,7 +13,7 @@ import Testing
 
 /// `kamera serve` as a process: the API answers with exactly `kamera detect`'s JSON, and a
 /// server killed with SIGKILL in the middle of a recording loses nothing it acknowledged.
-@Suite(.serialized) struct ServeCLITests {
+@Suite(.serialized, .tier(.endToEnd)) struct ServeCLITests {
     /// A running `kamera serve --port 0` and the port it chose. `@unchecked Sendable`: after
     /// launch it is only read (its pid, its port), and killing it from another task is the point.
     final class ServerProcess: @unchecked Sendable {

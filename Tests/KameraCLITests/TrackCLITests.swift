@@ -1,11 +1,12 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// `kamera track`: a sequence with known boxes written as a movie, followed from the first
 /// frame's box.
-@Suite struct TrackCLITests {
+@Suite(.tier(.endToEnd)) struct TrackCLITests {
     static func movie(_ sequence: TrackingSequence) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-track-\(UUID().uuidString).mp4")
         let first = sequence.frames[0].image

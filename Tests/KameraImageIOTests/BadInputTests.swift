@@ -1,12 +1,13 @@
 import Foundation
 import KameraCore
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 @testable import KameraImageIO
 
 /// Every broken input must give a typed error, never a crash or a silently wrong image.
-@Suite struct BadInputTests {
+@Suite(.tier(.unit)) struct BadInputTests {
     let photo = try! SampleMedia.photo("messi5.jpg").pixelBuffer
 
     private func expectError(
@@ -162,7 +163,7 @@ import Testing
 }
 
 /// Writing onto a full disk fails cleanly and never replaces a good file with a partial one.
-@Suite(.enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+@Suite(.enabled(if: getuid() == 0, "needs root to mount a small tmpfs"), .tier(.unit))
 struct FullDiskTests {
     @Test func fullDiskIsAWriteError() throws {
         let mountPoint = try makeTemporaryDirectory()

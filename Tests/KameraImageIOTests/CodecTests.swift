@@ -1,11 +1,12 @@
 import Foundation
 import KameraCore
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 @testable import KameraImageIO
 
-@Suite struct CodecTests {
+@Suite(.tier(.unit)) struct CodecTests {
     @Test func decodesRealPhotoFromPackages() throws {
         let image = try SampleMedia.photo("messi5.jpg")
         #expect(image.width == 548 && image.height == 342)

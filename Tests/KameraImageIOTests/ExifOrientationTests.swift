@@ -1,10 +1,11 @@
 import Foundation
 import KameraCore
+import KameraTestTiers
 import Testing
 
 @testable import KameraImageIO
 
-@Suite struct ExifOrientationTests {
+@Suite(.tier(.unit)) struct ExifOrientationTests {
     let stored = asymmetricPattern(width: 64, height: 32)
 
     @Test(arguments: ImageOrientation.allCases)

@@ -1,6 +1,7 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// Runs a command-line tool (ffmpeg/ffprobe from Debian) and returns its standard output.
@@ -22,7 +23,7 @@ func temporaryFile(_ name: String) -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("kamera-media-\(UUID().uuidString)-\(name)").path
 }
 
-@Suite struct MovieReaderTests {
+@Suite(.tier(.media)) struct MovieReaderTests {
     /// Every frame of the packaged videos, as many as ffprobe counts, with rising timestamps.
     @Test(arguments: ["Megamind.avi", "vtest.avi"])
     func readsRealVideosFrameAccurately(name: String) throws {
@@ -112,7 +113,7 @@ func temporaryFile(_ name: String) -> String {
     }
 }
 
-@Suite struct ThumbnailTests {
+@Suite(.tier(.media)) struct ThumbnailTests {
     /// A one-second clip of Megamind.avi carrying a rotation in its display matrix.
     func rotatedClip(_ degrees: Int) throws -> String {
         let plain = temporaryFile("plain.mp4"), rotated = temporaryFile("rot\(degrees).mp4")

@@ -1,6 +1,7 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// The `kamera` executable built next to this test runner.
@@ -32,7 +33,7 @@ func noiseFrame(_ seed: UInt64, width: Int = 320, height: Int = 240) -> PixelBuf
     return buffer
 }
 
-@Suite struct MovieRecorderTests {
+@Suite(.tier(.media)) struct MovieRecorderTests {
     @Test(arguments: ["mov", "mp4"])
     func recordsEveryFrameInOrder(container: String) throws {
         let path = temporaryFile("pattern.\(container)")

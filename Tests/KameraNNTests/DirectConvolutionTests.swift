@@ -1,4 +1,5 @@
 import CKameraNNKernels
+import KameraTestTiers
 import Testing
 
 /// `knn_conv_direct` (first layers on the image) against im2col and the GEMM, which every

@@ -1,10 +1,11 @@
 import Foundation
 import KameraCore
+import KameraTestTiers
 import Testing
 
 @testable import KameraNN
 
-@Suite("MediaPipe face models: KameraNN against LiteRT on the same inputs")
+@Suite("MediaPipe face models: KameraNN against LiteRT on the same inputs", .tier(.models))
 struct ModelReferenceTests {
     @Test("Each model's outputs match LiteRT's", arguments: KameraModel.allCases)
     func matchesLiteRT(model: KameraModel) throws {

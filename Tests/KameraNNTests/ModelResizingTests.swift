@@ -1,10 +1,11 @@
 import Foundation
 import KameraCore
+import KameraTestTiers
 import Testing
 
 @testable import KameraNN
 
-@Suite("Fully convolutional models compiled for other input sizes")
+@Suite("Fully convolutional models compiled for other input sizes", .tier(.models))
 struct ModelResizingTests {
     /// A smooth pattern plus noise, like an image's activations.
     private static func pattern(width: Int, height: Int, shiftX: Int = 0) -> [Float] {

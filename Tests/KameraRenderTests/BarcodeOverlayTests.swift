@@ -1,11 +1,12 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 @testable import KameraRender
 
-@Suite struct BarcodeOverlayTests {
+@Suite(.tier(.unit)) struct BarcodeOverlayTests {
     @Test func drawsOvalPolygonAndLabel() async throws {
         var composer = SceneComposer(background: try SampleMedia.photo("messi5.jpg").pixelBuffer, width: 640, height: 480)
         let sample = SamplePayload.make(.qr, index: 1)

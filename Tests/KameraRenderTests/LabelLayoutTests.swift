@@ -1,10 +1,11 @@
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 @testable import KameraRender
 
-@Suite struct LabelLayoutTests {
+@Suite(.tier(.unit)) struct LabelLayoutTests {
     @Test("Labels asking for the same spot are all placed inside the canvas and off each other")
     func labelsDoNotOverlap() {
         var layout = LabelLayout(canvasSize: Size(width: 320, height: 240))

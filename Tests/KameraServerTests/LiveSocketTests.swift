@@ -4,6 +4,7 @@ import HummingbirdWSTesting
 import HummingbirdWebSocket
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import NIOCore
 import Testing
 import WSClient
@@ -12,7 +13,7 @@ import WSClient
 
 /// `/v1/live` over a real WebSocket on loopback: frames of a face and a code moving through a
 /// real photo, one at a time and all at once.
-@Suite struct LiveSocketTests {
+@Suite(.tier(.endToEnd)) struct LiveSocketTests {
     func server(data: URL = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-live-\(UUID())")) throws -> KameraServer {
         try KameraServer(configuration: ServerConfiguration(port: 0, dataDirectory: data))
     }

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Kamera
 import KameraReports
+import KameraTestTiers
 import Testing
 
 @testable import KameraServer
@@ -11,7 +12,7 @@ import Testing
 /// Real responses checked against `/openapi.json`'s schemas: every field a record sends is
 /// described (objects are closed), of the type described, with the values its enumerations
 /// allow — so the document cannot drift from the types.
-@Suite struct OpenAPIConformanceTests {
+@Suite(.tier(.endToEnd)) struct OpenAPIConformanceTests {
     /// A small JSON Schema checker: $ref, type (one or several), properties, required,
     /// additionalProperties false, items, enum, minItems and maxItems. Returns what is wrong.
     struct SchemaChecker {

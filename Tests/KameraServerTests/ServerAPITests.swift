@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import NIOCore
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 
 /// The HTTP API through Hummingbird's test client: every route, auth on and off, bad bodies,
 /// limits, saturation and timeouts.
-@Suite struct ServerAPITests {
+@Suite(.tier(.endToEnd)) struct ServerAPITests {
     static let token = "test-token-0123456789abcdef"
 
     func server(token: String? = nil, limits: RequestLimits = RequestLimits()) throws -> KameraServer {

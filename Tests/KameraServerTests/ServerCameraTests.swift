@@ -4,6 +4,7 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
 import Kamera
+import KameraTestTiers
 import NIOCore
 import Testing
 import WSClient
@@ -13,7 +14,7 @@ import WSClient
 /// Server cameras (`--camera`) played from a movie of a face and a code moving over a real
 /// photo: the live view, recording every frame at the camera's size and rate (over HTTP and
 /// from the page), the camera going away, shutdown, and cameras that cannot be.
-@Suite struct ServerCameraTests {
+@Suite(.tier(.endToEnd)) struct ServerCameraTests {
     func server(camera: URL, data: URL = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-camera-\(UUID())")) throws
         -> KameraServer
     {

@@ -1,10 +1,11 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// The async API keeps Swift's cooperative pool free: heavy analysis runs on its own threads.
-@Suite struct ConcurrentPerformTests {
+@Suite(.tier(.models)) struct ConcurrentPerformTests {
     /// 50 face scans (tiles on every core) and code reads at once from a task group all finish
     /// with the right results, each on an analysis thread, not on the cooperative pool. (Run on
     /// the pool — two threads here — they stalled a task that asks to wake every 10 ms: it woke
@@ -61,7 +62,7 @@ private struct Located<Request: ImageRequest>: ImageRequest {
 }
 
 /// Vision's handler for pixels stored sideways: the requests see them upright.
-@Suite struct OrientedHandlerTests {
+@Suite(.tier(.models)) struct OrientedHandlerTests {
     @Test func requestsSeeTheUprightImage() async throws {
         let upright = try BarcodeGenerator(symbology: .code128, moduleSize: 3).generate(text: "sideways")
         // Stored as a camera held on its side would write it: `.right` turns it back.

@@ -1,9 +1,10 @@
 import Foundation
 import Kamera
+import KameraTestTiers
 import Testing
 
 /// `DetectContoursRequest`: a tree of outlines with normalized points, and polygon simplification.
-@Suite struct ContourDetectionTests {
+@Suite(.tier(.unit)) struct ContourDetectionTests {
     /// A light image with a dark square frame (a ring: outer and inner outline) and a dark
     /// disc inside it.
     static func target() -> PixelBuffer {

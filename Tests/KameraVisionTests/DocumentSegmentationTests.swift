@@ -1,10 +1,11 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// `DetectDocumentSegmentationRequest` and perspective correction: what a document camera does.
-@Suite struct DocumentSegmentationTests {
+@Suite(.tier(.models)) struct DocumentSegmentationTests {
     @Test("The page's corners within 1 % of its diagonal, also low contrast and cut by the frame")
     func pages() async throws {
         for sceneCase in GeometryTestScenes.cases where sceneCase.kind == .page {

@@ -1,6 +1,7 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// Degrees between two angles, wrapped to ±180.
@@ -11,7 +12,7 @@ func angleDifference(_ a: Double, _ b: Double) -> Double {
     return abs(d)
 }
 
-@Suite("Face rectangles on real photos and synthetic scenes")
+@Suite("Face rectangles on real photos and synthetic scenes", .tier(.models))
 struct FaceDetectionTests {
     @Test("Real photos: one face where a person is, boxes against hand labels")
     func realPhotos() async throws {

@@ -1,9 +1,10 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
-@Suite("Face landmarks and head pose")
+@Suite("Face landmarks and head pose", .tier(.models))
 struct FaceLandmarkTests {
     /// Whether `p` lies inside the polygon (even-odd rule).
     func inside(_ p: PixelPoint, _ polygon: [PixelPoint]) -> Bool {

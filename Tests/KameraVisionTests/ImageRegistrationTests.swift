@@ -1,11 +1,12 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// Translational and homographic registration on real photos under known motions, with a
 /// second shot's light, blur and noise and 30 % of the view gone.
-@Suite struct ImageRegistrationTests {
+@Suite(.tier(.unit)) struct ImageRegistrationTests {
     static let photos = ["building.jpg", "board.jpg", "fruits.jpg", "home.jpg"]
 
     @Test("Translation: within half a pixel after 30 % overlap loss, light change, blur, noise", arguments: 0..<4)

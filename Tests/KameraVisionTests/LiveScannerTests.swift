@@ -1,11 +1,12 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// Synthetic streams with ground truth: real face photos and generated codes moving,
 /// turning, entering, leaving, crossing and hidden for a few frames.
-@Suite("Live scanning: IDs, events, positions and angles through synthetic video")
+@Suite("Live scanning: IDs, events, positions and angles through synthetic video", .tier(.models))
 struct LiveScannerTests {
     struct Truth {
         var name: String

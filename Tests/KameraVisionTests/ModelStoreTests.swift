@@ -1,10 +1,11 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// Models and caches are found through values an app can set, with the environment as default.
-@Suite struct ModelStoreTests {
+@Suite(.tier(.models)) struct ModelStoreTests {
     @Test func cacheRootFollowsKameraCacheThenXDGThenHome() {
         #expect(CacheDirectory.root(environment: ["KAMERA_CACHE": "/a", "XDG_CACHE_HOME": "/b", "HOME": "/h"]).path == "/a")
         #expect(CacheDirectory.root(environment: ["XDG_CACHE_HOME": "/b", "HOME": "/h"]).path == "/b/kamera")

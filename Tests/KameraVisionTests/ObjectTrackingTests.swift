@@ -1,11 +1,12 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// `TrackObjectRequest` and `TrackRectangleRequest` through real-video sequences with the
 /// true box of every frame: motion with scale and turn, a cover, an exit and return.
-@Suite struct ObjectTrackingTests {
+@Suite(.tier(.unit)) struct ObjectTrackingTests {
     /// Runs an object tracker from the first frame's true box; per frame: box and confidence.
     static func track(_ sequence: TrackingSequence, level: TrackingLevel) async throws -> [DetectedObjectObservation] {
         let first = try #require(sequence.frames.first?.box)

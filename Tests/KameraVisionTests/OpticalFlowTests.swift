@@ -1,10 +1,11 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// `GenerateOpticalFlowRequest`: dense motion on a real photo shifted by a known amount.
-@Suite struct OpticalFlowTests {
+@Suite(.tier(.unit)) struct OpticalFlowTests {
     @Test("A photo moved by (6, −4) pixels: the flow says so in the middle, at every accuracy")
     func knownShift() async throws {
         let photo = try SampleMedia.photo("building.jpg").pixelBuffer.converted(to: .gray8).resized(width: 320, height: 240)

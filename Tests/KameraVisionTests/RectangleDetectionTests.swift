@@ -1,11 +1,12 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// `DetectRectanglesRequest` on documents, cards, screens and signs pasted into real photos
 /// under known perspectives, and its Vision parameters.
-@Suite struct RectangleDetectionTests {
+@Suite(.tier(.unit)) struct RectangleDetectionTests {
     @Test("Finds the pasted object's corners within 1 % of its diagonal", arguments: GeometryTestScenes.cases)
     func corners(_ sceneCase: GeometryTestScenes.Case) async throws {
         let scene = try GeometryTestScenes.make(sceneCase)

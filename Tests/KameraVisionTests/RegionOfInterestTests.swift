@@ -1,11 +1,12 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// `regionOfInterest` on every request: only the region is analysed, and results are
 /// relative to it as in Vision, placed back with `toImageCoordinates(from:imageSize:)`.
-@Suite struct RegionOfInterestTests {
+@Suite(.tier(.models)) struct RegionOfInterestTests {
     @Test("Codes: only the region is read; its results map back onto the full image's")
     func codes() async throws {
         var composer = SceneComposer(background: try SampleMedia.photo("building.jpg").pixelBuffer, width: 800, height: 600)

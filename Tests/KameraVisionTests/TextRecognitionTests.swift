@@ -1,12 +1,13 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 @testable import KameraVision
 
 /// Text recognition on rendered pages with known content and on real scans from packages.
-@Suite struct TextRecognitionTests {
+@Suite(.tier(.models)) struct TextRecognitionTests {
     let lines = Array(TextScene.sampleLines.prefix(3))
     var reference: String { lines.joined(separator: " ") }
 

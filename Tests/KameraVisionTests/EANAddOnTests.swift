@@ -1,13 +1,14 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 @testable import KameraVision
 
 /// EAN-2 and EAN-5 add-ons (magazines' issue numbers, books' prices): read at every effort,
 /// reported apart from the main number as Vision's supplemental payload.
-@Suite struct EANAddOnTests {
+@Suite(.tier(.unit)) struct EANAddOnTests {
     /// (symbology, what the generator is given, the main number as reported, the add-on)
     static let cases: [(BarcodeSymbology, String, String, String)] = [
         (.ean13, "9780201379624+51595", "9780201379624", "51595"),  // a book with its price
@@ -51,7 +52,7 @@ import Testing
 }
 
 /// Conflicting add-on readings of one printed code: the clearly better-supported one, or none.
-@Suite struct AddOnConflictTests {
+@Suite(.tier(.unit)) struct AddOnConflictTests {
     func reading(_ addOn: String?, x: Double = 100) -> BarcodeObservation {
         let corners = Quad(PixelRect(x: x, y: 100, width: 300, height: 120))
         return BarcodeObservation(

@@ -1,8 +1,9 @@
+import KameraTestTiers
 import Testing
 
 @testable import KameraCore
 
-@Suite struct OrientationTests {
+@Suite(.tier(.unit)) struct OrientationTests {
     /// A 3×2 image whose pixels are their own indices 0…5.
     let stored = try! PixelBuffer(width: 3, height: 2, format: .gray8, bytes: [0, 1, 2, 3, 4, 5])
 

@@ -1,12 +1,13 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 @testable import KameraVision
 
 /// Generate every symbology, put it into real photos with camera-like damage, decode it back.
-@Suite struct BarcodeRoundTripTests {
+@Suite(.tier(.unit)) struct BarcodeRoundTripTests {
     @Test(arguments: BarcodeSymbology.generatable)
     func pureSymbolDecodes(symbology: BarcodeSymbology) async throws {
         for index in 0..<3 {

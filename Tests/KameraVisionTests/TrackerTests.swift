@@ -1,11 +1,12 @@
 import Foundation
 import KameraCore
+import KameraTestTiers
 import Testing
 
 @testable import KameraVision
 
 /// The state LiveScanner keeps between frames, on hand-made detections (no models).
-@Suite struct TrackerTests {
+@Suite(.tier(.unit)) struct TrackerTests {
     func face(x: Double, y: Double, side: Double = 80, score: Float = 0.9) -> FaceDetection {
         FaceDetection(box: PixelRect(x: x, y: y, width: side, height: side), keypoints: [], score: score)
     }

@@ -1,8 +1,9 @@
 import Kamera
+import KameraTestTiers
 import Testing
 
 /// Which format a server camera records in: the largest size, compressed when offered so.
-@Suite struct CameraFormatTests {
+@Suite(.tier(.unit)) struct CameraFormatTests {
     @Test("Full quality is the largest size, MJPG over YUYV at that size; unknown formats leave the driver's choice")
     func fullQuality() {
         let webcam = CameraDevice(

@@ -1,11 +1,12 @@
 import Foundation
 import Kamera
+import KameraTestTiers
 import Testing
 
 /// Control characters (GS, RS, EOT, SOH…) carry structure in industrial payloads (ISO 15434
 /// messages, GS1 separators): they must reach the caller as themselves, never as
 /// placeholders or Unicode control pictures.
-@Suite struct ControlCharacterTests {
+@Suite(.tier(.unit)) struct ControlCharacterTests {
     @Test(arguments: [BarcodeSymbology.code128, .dataMatrix, .qr, .pdf417, .aztec])
     func controlCharactersStayThemselves(symbology: BarcodeSymbology) async throws {
         // An ISO 15434 message: "[)>" RS "06" GS … RS EOT, plus SOH inside a field.

@@ -1,13 +1,14 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 @testable import KameraVision
 
 /// The agreement rule: a linear code that only one extra pass of the thorough effort read is
 /// reported only when a second read agrees.
-@Suite struct BarcodeAgreementTests {
+@Suite(.tier(.unit)) struct BarcodeAgreementTests {
     /// A real EAN-13 at 25° in a photo, and what an extra pass reported there.
     func turnedEAN() throws -> (gray: PixelBuffer, truth: BarcodeObservation) {
         let s = try scene(.ean13, index: 4, rotation: 25, background: "building.jpg", damage: Degradation(noiseSigma: 3))

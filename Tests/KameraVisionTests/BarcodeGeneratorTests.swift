@@ -1,10 +1,11 @@
 import Foundation
 import Kamera
+import KameraTestTiers
 import Testing
 
 @testable import KameraVision
 
-@Suite struct BarcodeGeneratorTests {
+@Suite(.tier(.unit)) struct BarcodeGeneratorTests {
     @Test func qrErrorCorrectionGrowsTheSymbol() throws {
         let text = "Error correction trades capacity for robustness: 0123456789"
         let low = try BarcodeGenerator(symbology: .qr, errorCorrection: .low).modules(for: .text(text))

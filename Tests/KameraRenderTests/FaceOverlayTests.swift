@@ -1,8 +1,9 @@
 import Foundation
 import Kamera
+import KameraTestTiers
 import Testing
 
-@Suite("Face layers and scan overlays")
+@Suite("Face layers and scan overlays", .tier(.unit))
 struct FaceOverlayTests {
     @Test("The 3-D layer: a rectangle without roll or yaw, turned by roll, narrowed and tapered by yaw")
     func layerGeometry() {

@@ -1,5 +1,6 @@
 import Foundation
 import KameraReports
+import KameraTestTiers
 import Testing
 
 @testable import KameraCLI
@@ -7,7 +8,7 @@ import Testing
 
 /// The CLI's JSON: records encode in declaration order, nulls where the shape says so,
 /// flattened identity fields first, and control characters escaped.
-@Suite struct JSONRecordTests {
+@Suite(.tier(.unit)) struct JSONRecordTests {
     struct Inner: Encodable {
         var b = 2
         var a = "x"

@@ -1,8 +1,9 @@
+import KameraTestTiers
 import Testing
 
 @testable import KameraCore
 
-@Suite struct PixelOperationTests {
+@Suite(.tier(.unit)) struct PixelOperationTests {
     @Test func grayscaleUsesBT601Weights() throws {
         let rgb = try PixelBuffer(width: 4, height: 1, format: .rgb8, bytes: [255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255])
         #expect(rgb.converted(to: .gray8).bytes == [76, 150, 29, 255])

@@ -1,13 +1,14 @@
 import Foundation
 import Kamera
 import KameraReports
+import KameraTestTiers
 import Testing
 
 @testable import KameraCLI
 
 /// `AnalysisOptions`: one type read from flags, query parameters and JSON, with one set of
 /// defaults and one validation.
-@Suite struct AnalysisOptionsTests {
+@Suite(.tier(.unit)) struct AnalysisOptionsTests {
     private func query(_ text: String) throws -> AnalysisOptions {
         let items = text.split(separator: "&").map { pair -> (key: String, value: String) in
             let parts = pair.split(separator: "=", maxSplits: 1)

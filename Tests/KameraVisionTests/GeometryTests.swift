@@ -1,8 +1,9 @@
+import KameraTestTiers
 import Testing
 
 @testable import KameraCore
 
-@Suite struct GeometryTests {
+@Suite(.tier(.unit)) struct GeometryTests {
     let size = Size(width: 200, height: 100)
 
     @Test func normalizedRectUsesLowerLeftOrigin() {

@@ -1,8 +1,9 @@
+import KameraTestTiers
 import Testing
 
 @testable import KameraNN
 
-@Suite("Arena plan")
+@Suite("Arena plan", .tier(.unit))
 struct MemoryPlanTests {
     @Test("Tensors alive at the same time never overlap; dead ones share memory")
     func noOverlap() {

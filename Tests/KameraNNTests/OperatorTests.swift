@@ -1,5 +1,6 @@
 import Foundation
 import KameraCore
+import KameraTestTiers
 import Testing
 
 @testable import KameraNN
@@ -33,7 +34,7 @@ private func expectClose(_ a: [Float], _ b: [Float], tolerance: Float = 1e-4, _ 
     #expect(worst <= tolerance, "\(label): worst relative error \(worst)")
 }
 
-@Suite("KameraNN operators against reference loops on random data")
+@Suite("KameraNN operators against reference loops on random data", .tier(.unit))
 struct OperatorTests {
     @Test(
         "CONV_2D: 1×1 to 5×5, stride 1–3, SAME/VALID, fused activations, odd channel counts",

@@ -1,12 +1,13 @@
 import Foundation
 import KameraCore
+import KameraTestTiers
 import Testing
 
 @testable import KameraNN
 @testable import KameraVision
 
 /// The arithmetic around the face models: anchors, weighted NMS and the tensor sampler.
-@Suite struct FaceDetectionMathTests {
+@Suite(.tier(.unit)) struct FaceDetectionMathTests {
     @Test("SSD anchors: 896 for short range, 2304 for full range, centred on their grid cells (input pixels)")
     func anchors() {
         let short = SSDAnchors.centers(width: 128, height: 128, strides: [8, 16, 16, 16], anchorsPerLayer: 2)

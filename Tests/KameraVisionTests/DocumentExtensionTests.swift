@@ -1,11 +1,12 @@
 import KameraCore
+import KameraTestTiers
 import Testing
 
 @testable import KameraVision
 
 /// How the document search merges what it found on several planes: an outline that is another
 /// one carried on along the background is dropped, a page round a picture is not.
-@Suite struct DocumentExtensionTests {
+@Suite(.tier(.unit)) struct DocumentExtensionTests {
     let size = Size(width: 640, height: 480)
 
     func observation(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ confidence: Float) -> RectangleObservation {

@@ -1,13 +1,14 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 /// A linear code's corners follow the symbol: clockwise, top edge on top for an upright code.
 /// zxing-cpp builds the outline from the first and last scan lines that read the code and, when
 /// it met the lower one first, reports an upright EAN-13 upside down (its top-left corner at
 /// the bottom); Kamera puts it right.
-@Suite struct LinearOutlineTests {
+@Suite(.tier(.unit)) struct LinearOutlineTests {
     @Test(arguments: [DetectBarcodesRequest.Effort.balanced, .thorough])
     func outlinesRunClockwise(effort: DetectBarcodesRequest.Effort) async throws {
         var checked = 0

@@ -1,10 +1,11 @@
 import Foundation
 import Kamera
+import KameraTestTiers
 import Testing
 
 @testable import KameraRender
 
-@Suite struct CanvasTests {
+@Suite(.tier(.unit)) struct CanvasTests {
     func blank(_ w: Int = 60, _ h: Int = 40) -> Canvas { Canvas(PixelBuffer(width: w, height: h, format: .rgb8)) }
 
     @Test func filledSquareCoversItsExactArea() {
@@ -68,7 +69,7 @@ import Testing
     }
 }
 
-@Suite struct TextOverlayTests {
+@Suite(.tier(.unit)) struct TextOverlayTests {
     @Test func drawsWordAndCharacterBoxes() {
         let character = CharacterBox(
             character: "K", pixelBox: PixelRect(x: 20, y: 20, width: 10, height: 20),

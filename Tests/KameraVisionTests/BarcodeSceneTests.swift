@@ -1,11 +1,12 @@
 import Foundation
 import Kamera
 import KameraTestMedia
+import KameraTestTiers
 import Testing
 
 @testable import KameraVision
 
-@Suite struct BarcodeSceneTests {
+@Suite(.tier(.unit)) struct BarcodeSceneTests {
     /// Six different codes in one photo: all found, each where it was put.
     func busyScene() throws -> (PixelBuffer, [(PlacedCode, String)]) {
         var composer = SceneComposer(background: try SampleMedia.photo("fruits.jpg").pixelBuffer, width: 1280, height: 960)
