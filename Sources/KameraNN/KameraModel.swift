@@ -7,6 +7,13 @@ public enum KameraModel: String, CaseIterable, Sendable {
     case faceDetectionFullRange = "face_detection_full_range.tflite"
     case faceLandmark = "face_landmark.tflite"
     case irisLandmark = "iris_landmark.tflite"
+    case poseLandmarkFull = "pose_landmark_full.tflite"
+    case palmDetectionFull = "palm_detection_full.tflite"
+    case palmDetectionLite = "palm_detection_lite.tflite"
+    case handLandmarkFull = "hand_landmark_full.tflite"
+    case handLandmarkLite = "hand_landmark_lite.tflite"
+    case selfieSegmentation = "selfie_segmentation.tflite"
+    case selfieSegmentationLandscape = "selfie_segmentation_landscape.tflite"
 
     /// The file name in the model directory.
     public var fileName: String { rawValue }
@@ -18,6 +25,13 @@ public enum KameraModel: String, CaseIterable, Sendable {
         case .faceDetectionFullRange: "99bf9494d84f50acc6617d89873f71bf6635a841ea699c17cb3377f9507cfec3"
         case .faceLandmark: "1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814"
         case .irisLandmark: "d1744d2a09c25f501d39eba4faff47e53ecca8852c5ce19bce8eeac39357521f"
+        case .poseLandmarkFull: "e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f"
+        case .palmDetectionFull: "1b14e9422c6ad006cde6581a46c8b90dd573c07ab7f3934b5589e7cea3f89a54"
+        case .palmDetectionLite: "e9a4aaddf90dda56a87235303cf00e4c2d3fb28725f68fd88772997dac905c18"
+        case .handLandmarkFull: "11c272b891e1a99ab034208e23937a8008388cf11ed2a9d776ed3d01d0ba00e3"
+        case .handLandmarkLite: "048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6"
+        case .selfieSegmentation: "9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c"
+        case .selfieSegmentationLandscape: "a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd"
         }
     }
 
@@ -33,6 +47,13 @@ public enum KameraModel: String, CaseIterable, Sendable {
         case .faceDetectionFullRange: "BlazeFace full range, dense (192², faces within ~5 m)"
         case .faceLandmark: "Face Mesh (468 3-D points, 192²)"
         case .irisLandmark: "Iris (eye contour and 5 iris points, 64²)"
+        case .poseLandmarkFull: "BlazePose full (33 body landmarks with world coordinates and a mask, 256²)"
+        case .palmDetectionFull: "Palm detection, full (192²)"
+        case .palmDetectionLite: "Palm detection, lite (192²)"
+        case .handLandmarkFull: "Hand landmarks, full (21 3-D joints and handedness, 224²)"
+        case .handLandmarkLite: "Hand landmarks, lite (21 3-D joints and handedness, 224²)"
+        case .selfieSegmentation: "Selfie segmentation, general (person mask, 256²)"
+        case .selfieSegmentationLandscape: "Selfie segmentation, landscape (person mask, 256×144)"
         }
     }
 }

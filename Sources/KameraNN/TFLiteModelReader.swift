@@ -21,9 +21,9 @@ enum TFLiteModelReader {
             throw reader.fail("not a TFLite model (no TFL3 identifier)")
         }
         let model = try reader.root()
-        let opcodes = try model.tables(1).map { code -> Int32 in
+        let opcodes = try model.tables(1).map { code -> (builtin: Int32, custom: String?) in
             // Codes above 127 live in the newer int32 field; the old byte field saturates.
-            max(Int32(Int8(bitPattern: try code.uint8(0))), try code.int32(3))
+            (max(Int32(Int8(bitPattern: try code.uint8(0))), try code.int32(3)), try code.string(1))
         }
         let buffers = try model.tables(4)
         let subgraphs = try model.tables(2)
@@ -86,14 +86,17 @@ enum TFLiteModelReader {
             guard opcodeIndex < opcodes.count else { throw reader.fail("operator code \(opcodeIndex) out of range") }
             let outputs = try op.int32Vector(2)
             guard outputs.count == 1 else { throw reader.fail("operator with \(outputs.count) outputs") }
-            guard let type = OperatorRegistry.operatorType(code: opcodes[opcodeIndex]) else {
-                throw reader.fail("unsupported operator (builtin code \(opcodes[opcodeIndex]))")
+            let code = opcodes[opcodeIndex]
+            guard let type = OperatorRegistry.operatorType(code: code.builtin, custom: code.custom) else {
+                let name = code.custom.map { "custom operator \($0)" } ?? "builtin code \(code.builtin)"
+                throw reader.fail("unsupported operator (\(name))")
             }
+            let customOptions = try op.byteRange(5).map { Array(reader.bytes[$0]) }
             operations.append(
                 try type.init(
                     OperatorRecord(
                         inputIndices: try op.int32Vector(1), output: try index(outputs[0]),
-                        options: try op.table(4), reader: reader, tensorCount: tensors.count)))
+                        options: try op.table(4), customOptions: customOptions, reader: reader, tensorCount: tensors.count)))
         }
         let graphInputs = try graph.int32Vector(1).map(index)
         let graphOutputs = try graph.int32Vector(2).map(index)

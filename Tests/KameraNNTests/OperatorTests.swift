@@ -6,7 +6,7 @@ import Testing
 @testable import KameraNN
 
 /// Builds a one-op graph, runs it through the compiler and kernels, and returns the output.
-private struct OneOpGraph {
+struct OneOpGraph {
     var tensors: [GraphTensor] = []
 
     mutating func tensor(_ shape: [Int], floats: [Float]? = nil, ints: [Int32]? = nil) -> Int {
@@ -28,7 +28,7 @@ private struct OneOpGraph {
     }
 }
 
-private func expectClose(_ a: [Float], _ b: [Float], tolerance: Float = 1e-4, _ label: String) {
+func expectClose(_ a: [Float], _ b: [Float], tolerance: Float = 1e-4, _ label: String) {
     #expect(a.count == b.count, "\(label): \(a.count) vs \(b.count) values")
     let worst = zip(a, b).map { abs($0 - $1) / max(1, abs($1)) }.max() ?? 0
     #expect(worst <= tolerance, "\(label): worst relative error \(worst)")

@@ -60,6 +60,26 @@ void knn_activate(const float *in, float *out, size_t count, size_t channels, kn
 /// out = 1 / (1 + e^-in).
 void knn_logistic(const float *in, float *out, size_t count);
 
+/// out = in · relu6(in + 3) / 6.
+void knn_hard_swish(const float *in, float *out, size_t count);
+
+/// out = act(a · b) over `count` pixels of `channels` channels; b is elementwise like a, or
+/// (`b_per_channel`) one value per channel broadcast over the pixels.
+void knn_mul(const float *a, const float *b, float *out, size_t count, size_t channels, int b_per_channel,
+             knn_activation act);
+
+/// Average pooling for output rows [oy0, oy1); padded cells are not counted (TFLite).
+void knn_average_pool(const float *in, int ih, int iw, int c, int kh, int kw, int sh, int sw,
+                      int pad_top, int pad_left, float *out, int oy0, int oy1, int ow, knn_activation act);
+
+/// out[k] = the mean of channel k over `pixels` pixels.
+void knn_spatial_mean(const float *in, size_t pixels, size_t channels, float *out);
+
+/// Transposed convolution with kernel = stride (kh×kw blocks, no overlap), for input rows
+/// [oy0, oy1): out[y·kh+dy][x·kw+dx][k] = bias[k] + Σi in[y][x][i]·w[k][dy][dx][i].
+void knn_transpose_conv_blocks(const float *in, int ih, int iw, int c, const float *weights, const float *bias,
+                               int oc, int kh, int kw, float *out, int oy0, int oy1);
+
 /// Constant padding of a 4-D NHWC tensor with zeros.
 void knn_pad(const float *in, const int in_shape[4], const int before[4], const int out_shape[4], float *out);
 

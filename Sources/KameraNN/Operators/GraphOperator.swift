@@ -8,6 +8,8 @@ protocol GraphOperator: Sendable {
     static var builtinCode: Int32 { get }
     /// TFLite's name, for errors.
     static var name: String { get }
+    /// A custom operator's name (its code is CUSTOM, 32); nil for builtins.
+    static var customCode: String? { get }
     /// Reads the operator from its record in the model file.
     init(_ record: OperatorRecord) throws
     /// Tensors the operator reads.
@@ -23,6 +25,7 @@ protocol GraphOperator: Sendable {
 }
 
 extension GraphOperator {
+    static var customCode: String? { nil }
     var dataInputs: [Int] { inputs }
     func fold(_ tensors: inout [GraphTensor]) throws -> Bool { false }
 }

@@ -6,6 +6,8 @@ struct OperatorRecord {
     let inputIndices: [Int32]
     let output: Int
     let options: FlatBufferTable?
+    /// A custom operator's options, as its implementation lays them out.
+    var customOptions: [UInt8]? = nil
     let reader: FlatBufferReader
     let tensorCount: Int
 
@@ -27,6 +29,14 @@ struct OperatorRecord {
     }
 
     func allInputs() throws -> [Int] { try inputIndices.map(tensor) }
+
+    /// The little-endian 32-bit integer at byte `offset` of the custom options.
+    func customInt32(at offset: Int) throws -> Int32 {
+        guard let bytes = customOptions, offset >= 0, offset + 4 <= bytes.count else {
+            throw fail("custom options hold no integer at byte \(offset)")
+        }
+        return Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) })
+    }
 
     func int(_ field: Int, default value: Int32 = 0) throws -> Int { Int(try options?.int32(field, default: value) ?? value) }
 

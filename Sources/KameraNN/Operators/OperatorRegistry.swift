@@ -4,9 +4,15 @@ enum OperatorRegistry {
         AddOperator.self, ConcatenationOperator.self, Conv2DOperator.self, DepthwiseConv2DOperator.self,
         DequantizeOperator.self, LogisticOperator.self, MaxPool2DOperator.self, ReluOperator.self,
         Relu6Operator.self, ReshapeOperator.self, ResizeBilinearOperator.self, PadOperator.self, PReluOperator.self,
+        HardSwishOperator.self, MulOperator.self, AveragePool2DOperator.self, MeanOperator.self, FullyConnectedOperator.self,
+        TransposeConvBiasOperator.self,
     ]
 
-    static func operatorType(code: Int32) -> (any GraphOperator.Type)? {
-        operators.first { $0.builtinCode == code }
+    /// TFLite's code for custom operators, which are told apart by name.
+    static let customBuiltinCode: Int32 = 32
+
+    static func operatorType(code: Int32, custom: String? = nil) -> (any GraphOperator.Type)? {
+        guard code == customBuiltinCode else { return operators.first { $0.builtinCode == code && $0.customCode == nil } }
+        return operators.first { $0.customCode != nil && $0.customCode == custom }
     }
 }

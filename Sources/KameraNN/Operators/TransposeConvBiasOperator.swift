@@ -1,0 +1,65 @@
+import CKameraNNKernels
+
+/// MediaPipe's custom `Convolution2DTransposeBias` (the last layer of its segmentation
+/// models): a transposed convolution with a bias. Its options are TFLite's transposed
+/// convolution parameters as raw bytes — padding, stride width, stride height (32-bit each).
+/// Supported where the kernel equals the stride, as in those models: each input pixel fills
+/// its own block of the output.
+struct TransposeConvBiasOperator: GraphOperator {
+    static let builtinCode: Int32 = OperatorRegistry.customBuiltinCode
+    static let customCode: String? = "Convolution2DTransposeBias"
+    static let name = "Convolution2DTransposeBias"
+
+    var input: Int, weights: Int, bias: Int, output: Int
+    var strideW: Int, strideH: Int
+
+    init(input: Int, weights: Int, bias: Int, output: Int, strideW: Int, strideH: Int) {
+        (self.input, self.weights, self.bias, self.output, self.strideW, self.strideH) = (
+            input, weights, bias, output, strideW, strideH
+        )
+    }
+
+    init(_ record: OperatorRecord) throws {
+        self.init(
+            input: try record.input(0), weights: try record.input(1), bias: try record.input(2), output: record.output,
+            strideW: Int(try record.customInt32(at: 4)), strideH: Int(try record.customInt32(at: 8)))
+    }
+
+    var inputs: [Int] { [input, weights, bias] }
+    var dataInputs: [Int] { [input] }
+
+    func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel {
+        let (ih, iw, ic) = try planner.image(input)
+        let w = planner.tensors[weights]
+        guard let values = w.floats, w.shape.count == 4, w.shape[3] == ic else {
+            throw planner.fail("\(Self.name) weights \(w.name) \(w.shape) must be constant [outputs, kh, kw, \(ic)]")
+        }
+        let (oc, kh, kw) = (w.shape[0], w.shape[1], w.shape[2])
+        guard kh == strideH, kw == strideW, planner.tensors[output].shape == [1, ih * kh, iw * kw, oc] else {
+            throw planner.fail(
+                "\(Self.name) is supported with kernel = stride only (kernel \(kh)×\(kw), stride \(strideH)×\(strideW), "
+                    + "output \(planner.tensors[output].shape))")
+        }
+        let biasValues = try planner.biasValues(bias, count: oc)
+        let biasOffset = planner.appendPacked(count: oc) { biasValues[$0] }
+        let weightOffset = planner.appendPacked(count: values.count) { values[$0] }
+        return TransposeConvBlocksKernel(
+            input: planner.arena(input), height: ih, width: iw, channels: ic, weights: weightOffset, bias: biasOffset,
+            outputChannels: oc, kernelHeight: kh, kernelWidth: kw, output: planner.arena(output))
+    }
+}
+
+struct TransposeConvBlocksKernel: PlannedKernel {
+    var input: Int, height: Int, width: Int, channels: Int, weights: Int, bias: Int
+    var outputChannels: Int, kernelHeight: Int, kernelWidth: Int, output: Int
+    var kernelName: String { "transpose conv \(kernelHeight)x\(kernelWidth)" }
+
+    func run(_ context: KernelContext) {
+        context.parallelRows(height, minimumPerThread: 8) { y0, y1 in
+            knn_transpose_conv_blocks(
+                context.arena + input, Int32(height), Int32(width), Int32(channels), context.weights + weights,
+                context.weights + bias, Int32(outputChannels), Int32(kernelHeight), Int32(kernelWidth),
+                context.arena + output, Int32(y0), Int32(y1))
+        }
+    }
+}
