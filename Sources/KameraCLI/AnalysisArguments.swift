@@ -4,6 +4,7 @@ import KameraReports
 
 extension FaceMode: ExpressibleByArgument {}
 extension DetectBarcodesRequest.Effort: ExpressibleByArgument {}
+extension GeneratePersonSegmentationRequest.QualityLevel: ExpressibleByArgument {}
 
 /// `AnalysisOptions` as flags, shared by `kamera detect` and `kamera scan`: each flag is an
 /// option's name in kebab case, with the option's own help; the checks are the options'.
@@ -28,6 +29,7 @@ struct AnalysisArguments: ParsableArguments {
     @Option(name: [.customLong("max-rectangles"), .customLong("max")], parsing: .unconditional, help: ArgumentHelp(Key.maxRectangles.help))
     var maxRectangles: Int?
     @Option(help: ArgumentHelp(Key.regionOfInterest.help, valueName: "x,y,width,height")) var regionOfInterest: String?
+    @Option(help: ArgumentHelp(Key.personMask.help, valueName: "quality")) var personMask: GeneratePersonSegmentationRequest.QualityLevel?
 
     /// The options these flags give.
     /// - Throws: `KameraError.invalidArgument` for a list or region that does not parse.
@@ -48,6 +50,7 @@ struct AnalysisArguments: ParsableArguments {
         if let languages { options.languages = languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         options.rectangles = rectangles ? true : nil
         options.maxRectangles = maxRectangles
+        options.personMask = personMask
         if let regionOfInterest {
             let numbers = regionOfInterest.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard numbers.count == 4 else { throw KameraError.invalidArgument("regionOfInterest must be four numbers: x,y,width,height") }

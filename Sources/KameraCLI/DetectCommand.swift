@@ -25,6 +25,11 @@ struct DetectCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Draw the results onto a copy of the image: a file for one input, a directory for several.")
     var annotate: String?
 
+    @Option(
+        name: .long,
+        help: "Write the person mask (--person-mask) as an 8-bit PNG: a file for one input, a directory for several.")
+    var maskOut: String?
+
     @Option(name: .long, help: "Output format: json (one document), jsonl (one line per file as it finishes) or table.")
     var format: DetectionOutput.Format?
 
@@ -55,6 +60,7 @@ struct DetectCommand: AsyncParsableCommand {
         guard !files.isEmpty else { throw ValidationError("give at least one image file or directory") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let shard, Shard(shard) == nil { throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4") }
+        if maskOut != nil, analysis.personMask == nil { throw ValidationError("--mask-out needs --person-mask QUALITY") }
         if resume != nil, let format, format != .jsonl {
             throw ValidationError("--resume writes JSON Lines; drop --format or use --format jsonl")
         }
@@ -81,12 +87,13 @@ struct DetectCommand: AsyncParsableCommand {
             skipped = before - inputs.count
         }
         let analysis = try analysis.options().imageAnalysis()
-        let annotationTargets = try annotationPaths(for: inputs)
-        try overwrite.check(annotationTargets ?? [])
+        let annotationTargets = try perInputPaths(annotate, flag: "--annotate", suffix: "annotated", for: inputs)
+        let maskTargets = try perInputPaths(maskOut, flag: "--mask-out", suffix: "mask", for: inputs)
+        try overwrite.check((annotationTargets ?? []) + (maskTargets ?? []))
         // Codes and text read luminance only; faces and annotations need colour.
         let decoding = ImageDecodingOptions(
             maximumPixelCount: maxPixels, acceptsDamagedData: !strict,
-            decodesLuminanceOnly: analysis.faces == nil && annotationTargets == nil)
+            decodesLuminanceOnly: !analysis.needsColour && annotationTargets == nil)
         let output = DetectionOutput(format: log != nil ? .jsonl : format ?? .json, file: try log?.open())
         let progress = BatchProgress(
             total: inputs.count, skipped: skipped,
@@ -101,10 +108,11 @@ struct DetectCommand: AsyncParsableCommand {
             var waiting: [Int: DetectionReport.FileResult] = [:]
             func startMore() {
                 while running < jobs, nextToStart < inputs.count, waiting.count < 4 * jobs {
-                    let index = nextToStart, input = inputs[index], target = annotationTargets?[index]
+                    let index = nextToStart, input = inputs[index]
+                    let targets = Targets(annotated: annotationTargets?[index], mask: maskTargets?[index])
                     group.addTask {
                         try await AnalysisExecutor.run {
-                            (index, Self.analyse(input, analysis: analysis, decoding: decoding, annotateTo: target))
+                            (index, Self.analyse(input, analysis: analysis, decoding: decoding, writing: targets))
                         }
                     }
                     nextToStart += 1
@@ -140,41 +148,50 @@ struct DetectCommand: AsyncParsableCommand {
         if failures > 0 { throw ExitCode(1) }
     }
 
-    /// Where each input's annotated copy goes: the path itself for one input, a file in the
-    /// directory for several.
-    private func annotationPaths(for inputs: [DetectInput]) throws -> [String]? {
-        guard let annotate else { return nil }
-        if inputs.count == 1 && !annotate.hasSuffix("/") {
-            guard ImageFileFormat(pathExtension: URL(fileURLWithPath: annotate).pathExtension) != nil else {
-                throw KameraError.invalidArgument("--annotate \(annotate) must end in .png, .jpg or .webp (or / for a directory)")
+    /// The pictures one input's analysis writes beside its results.
+    private struct Targets: Sendable {
+        var annotated: String?
+        var mask: String?
+    }
+
+    /// Where each input's picture for `flag` goes: `path` itself for one input, a file
+    /// `NAME.SUFFIX.png` in the directory `path` for several.
+    private func perInputPaths(_ path: String?, flag: String, suffix: String, for inputs: [DetectInput]) throws -> [String]? {
+        guard let path else { return nil }
+        if inputs.count == 1 && !path.hasSuffix("/") {
+            guard ImageFileFormat(pathExtension: URL(fileURLWithPath: path).pathExtension) != nil else {
+                throw KameraError.invalidArgument("\(flag) \(path) must end in .png, .jpg or .webp (or / for a directory)")
             }
-            return [annotate]
+            return [path]
         }
         do {
-            try FileManager.default.createDirectory(atPath: annotate, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw KameraError.writeFailed(path: annotate, reason: "cannot create the annotation directory: \(error.localizedDescription)")
+            throw KameraError.writeFailed(path: path, reason: "cannot create the \(flag) directory: \(error.localizedDescription)")
         }
         var used = Set<String>()
         return inputs.map { input in
             var stem = input.name == "-" ? "stdin" : URL(fileURLWithPath: input.name).deletingPathExtension().lastPathComponent
             while used.contains(stem) { stem += "_" }
             used.insert(stem)
-            return URL(fileURLWithPath: annotate).appendingPathComponent("\(stem).annotated.png").path
+            return URL(fileURLWithPath: path).appendingPathComponent("\(stem).\(suffix).png").path
         }
     }
 
     private static func analyse(
         _ input: DetectInput, analysis: ImageAnalysis, decoding: ImageDecodingOptions,
-        annotateTo target: String?
+        writing targets: Targets
     ) -> DetectionReport.FileResult {
         var result = DetectionReport.FileResult(input: input.name)
         do {
             let image = try input.image(options: decoding)
             let findings = try analysis.analyse(image, into: &result)
-            if let target {
+            if let target = targets.annotated {
                 try ImageEncoder.write(try findings.drawn(on: image.pixelBuffer), to: URL(fileURLWithPath: target))
                 result.annotated = target
+            }
+            if let target = targets.mask, let mask = findings.personMask {
+                try ImageEncoder.write(mask.pixelBuffer, to: URL(fileURLWithPath: target))
             }
         } catch {
             result.error = DetectionReport.FileError((error as? KameraError).map(CommandLineHints.adapted) ?? error)

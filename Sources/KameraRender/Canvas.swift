@@ -5,7 +5,7 @@ import KameraCore
 /// rectangles, ellipses and text. Shapes partly outside the buffer are clipped.
 public struct Canvas: Sendable {
     /// The pixels drawn so far.
-    public private(set) var buffer: PixelBuffer
+    public internal(set) var buffer: PixelBuffer
 
     /// A canvas over `buffer`; gray images are converted to RGB so colours show.
     public init(_ buffer: PixelBuffer) {

@@ -24,6 +24,7 @@ package struct DetectionReport {
         package var faces: [FaceRecord]?
         package var text: [TextRecord]?
         package var rectangles: [RectangleRecord]?
+        package var personMask: PersonMaskRecord?
         package var annotated: String?
         /// The image was damaged but mostly decoded (e.g. a JPEG cut short).
         package var warning: String?

@@ -18,7 +18,7 @@ struct DetectRoute: Sendable {
         let analysis = try APIError.mappingKameraErrors { try AnalysisOptions.decoding(query: parameters).imageAnalysis() }
         let (data, reservation) = try await RequestBody.collect(request, limits: services.limits, budget: services.budget)
         var decoding = ImageDecodingOptions(
-            maximumPixelCount: services.limits.maximumPixelCount, acceptsDamagedData: true, decodesLuminanceOnly: analysis.faces == nil)
+            maximumPixelCount: services.limits.maximumPixelCount, acceptsDamagedData: true, decodesLuminanceOnly: !analysis.needsColour)
         // Decoded RGB plus the analysis' own planes: about four bytes a pixel.
         decoding.admitsPixels = { width, height in try reservation.grow(by: width * height * 4) }
         let options = decoding

@@ -34,6 +34,7 @@ enum OpenAPISchemas {
             ("Error", error), ("Box", box), ("Barcode", barcode), ("Face", face), ("TextLine", textLine), ("Rectangle", rectangle),
             ("DetectResults", detectResults), ("AnalysisOptions", analysisOptions), ("Recording", recording), ("Code", code),
             ("Photo", photo), ("FaceTrack", faceTrack), ("Camera", camera), ("Health", health), ("GenerateOrder", generateOrder),
+            ("PersonMask", personMask),
         ]
     }
 
@@ -108,7 +109,7 @@ enum OpenAPISchemas {
             [
                 ("input", string), ("width", integer), ("height", integer), ("barcodes", array(ref("Barcode"))),
                 ("faces", array(ref("Face"))), ("text", array(ref("TextLine"))), ("rectangles", array(ref("Rectangle"))),
-                ("annotated", string), ("warning", string), ("error", error),
+                ("personMask", ref("PersonMask")), ("annotated", string), ("warning", string), ("error", error),
             ], required: ["input"])
         return object([("results", array(result))], required: ["results"])
     }
@@ -124,6 +125,16 @@ enum OpenAPISchemas {
                 }
                 return (key.rawValue, schema)
             }, required: [])
+    }
+
+    /// `personMask`: the mask's size, the share showing people, and their bounds in image pixels.
+    static var personMask: JSONValue {
+        object(
+            [
+                ("quality", enumeration(GeneratePersonSegmentationRequest.QualityLevel.allCases.map(\.rawValue))),
+                ("width", integer), ("height", integer), ("coverage", number),
+                ("pixelBox", ["oneOf": [ref("Box"), ["type": "null"]]]),
+            ], required: ["quality", "width", "height", "coverage", "pixelBox"])
     }
 
     static var recording: JSONValue {

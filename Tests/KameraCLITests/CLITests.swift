@@ -271,6 +271,27 @@ func kamera(
         #expect(try kamera(["detect", "--effort", "extreme", "a.png"]).status != 0)
     }
 
+    @Test func personMaskReportsAndWritesTheMask() throws {
+        let photo = try SampleMedia.url("messi5.jpg").path
+        let mask = dir.appendingPathComponent("messi.mask.png").path
+        let run = try kamera(["detect", "--person-mask", "accurate", "--mask-out", mask, "--format", "json", "-y", photo])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let result = try #require((report?["results"] as? [[String: Any]])?.first)
+        let record = try #require(result["personMask"] as? [String: Any])
+        // The player: a seventh of the photo, his box across most of it.
+        let coverage = try #require(record["coverage"] as? Double)
+        #expect(coverage > 0.08 && coverage < 0.3, "coverage \(coverage)")
+        #expect(record["width"] as? Int == 548 && record["height"] as? Int == 342 && record["pixelBox"] != nil)
+        // Nothing else was asked for, so nothing else ran.
+        #expect(result["barcodes"] == nil && result["faces"] == nil)
+        let written = try Image(contentsOf: URL(fileURLWithPath: mask))
+        #expect(written.width == 548 && written.height == 342)
+        // --mask-out alone is a slip, named as such.
+        let alone = try kamera(["detect", "--mask-out", mask, photo])
+        #expect(alone.status == 64 && alone.stderr.contains("--person-mask"))
+    }
+
     @Test func demoRunsOnSampleMedia() throws {
         let out = dir.appendingPathComponent("demo").path
         let run = try kamera(["-o", out], program: "kamera-demo")

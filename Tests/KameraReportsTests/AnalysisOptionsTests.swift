@@ -70,6 +70,18 @@ import Testing
         #expect(reason { try query("maxCodes=-1").imageAnalysis() }?.contains("maxCodes must be") == true)
     }
 
+    @Test func personMaskIsForPhotosAndNamesADetector() throws {
+        let options = try query("personMask=fast")
+        #expect(options == (try AnalysisOptions.decoding(json: #"{"personMask":"fast"}"#)))
+        let analysis = try options.imageAnalysis()
+        #expect(analysis.personMask?.qualityLevel == .fast && analysis.needsColour)
+        // Named alone, it is the only thing that runs: no codes by default.
+        #expect(analysis.barcodes == nil && analysis.faces == nil)
+        // Streams refuse it by name rather than ignore it.
+        #expect(reason { try options.liveConfiguration(frameBudget: nil) }?.contains("personMask") == true)
+        #expect(reason { try query("personMask=best").imageAnalysis() }?.contains("personMask") == true)
+    }
+
     @Test func aSingleKeyIsEnough() throws {
         // Every other key takes its default (a message once needed every key).
         #expect(try AnalysisOptions.decoding(json: #"{"faces":true}"#).faces == true)

@@ -104,6 +104,13 @@ import Testing
                 #expect((result["rectangles"] as? [Any]) != nil && (result["text"] as? [Any]) != nil)
                 checked.append(("detect", Data(buffer: response.body), "DetectResults"))
             }
+            try await client.execute(uri: "/v1/detect?personMask=fast", method: .post, body: ByteBuffer(bytes: image)) { response in
+                #expect(response.status == .ok)
+                let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body))
+                let result = try #require(((body as? [String: Any])?["results"] as? [[String: Any]])?.first)
+                #expect((result["personMask"] as? [String: Any])?["width"] as? Int == 256)
+                checked.append(("detect with a person mask", Data(buffer: response.body), "DetectResults"))
+            }
             for (uri, method) in [
                 ("/v1/detect?faceMode=round", HTTPRequest.Method.post), ("/v1/codes?limit=abc", .get), ("/v1/nope", .get),
             ] {
@@ -120,15 +127,15 @@ import Testing
                     checked.append((path, Data(buffer: response.body), path))
                 }
             }
-            // The photo analysed above is listed.
-            try await client.execute(uri: "/v1/photos?limit=1", method: .get) { response in
+            // The photos analysed above are listed, newest first: the first one is second.
+            try await client.execute(uri: "/v1/photos?limit=1&offset=1", method: .get) { response in
                 let body = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
                 #expect((body["photos"] as? [[String: Any]])?.first?["faces"] as? Int == 1)
-                #expect(body["next"] as? String == "/v1/photos?limit=1&offset=1")
+                #expect(body["next"] as? String == "/v1/photos?limit=1&offset=2")
             }
             return checked
         }
-        #expect(checked.count == 9)
+        #expect(checked.count == 10)
         for (name, body, schema) in checked {
             let value = try JSONSerialization.jsonObject(with: body)
             let problems = checker.problems(

@@ -38,11 +38,14 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     package var rectangles: Bool?
     package var maxRectangles: Int?
     package var regionOfInterest: NormalizedRect?
+    package var personMask: GeneratePersonSegmentationRequest.QualityLevel?
 
     package init() {}
 
     /// Whether any detector was named, true or false.
-    package var namesDetector: Bool { [barcodes, faces, landmarks, text, recognize, rectangles].contains { $0 != nil } }
+    package var namesDetector: Bool {
+        [barcodes, faces, landmarks, text, recognize, rectangles].contains { $0 != nil } || personMask != nil
+    }
     /// Whether barcodes are read: when asked for, or when no detector is named (on both media).
     package var readsBarcodes: Bool { barcodes == true || !namesDetector }
     /// Whether faces are looked for in `medium`: when asked for (landmarks imply faces), or
@@ -116,7 +119,12 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
                     fastLandmarks: mode.fastLandmarks)
                 : nil,
             text: detectsText ? ImageAnalysis.TextAnalysis(recognize: recognizesText, languages: languages, regionOfInterest: region) : nil,
-            rectangles: detectsRectangles ? rectangleRequest : nil)
+            rectangles: detectsRectangles ? rectangleRequest : nil,
+            personMask: personMask.map {
+                var request = GeneratePersonSegmentationRequest(qualityLevel: $0)
+                request.regionOfInterest = region
+                return request
+            })
     }
 
     /// The scanner's configuration for a stream.
@@ -129,6 +137,9 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
         guard regionOfInterest == nil else {
             throw KameraError.invalidArgument(
                 "regionOfInterest is for single images: a stream is tracked in whole frames (crop the frames)")
+        }
+        guard personMask == nil else {
+            throw KameraError.invalidArgument("personMask is for single images so far: streams do not segment people yet")
         }
         // Whole frames, no tiles, unless a mode is named: tiling every frame of a video costs
         // 7× the frame rate (9 fps instead of 68 on Megamind.avi).
@@ -171,7 +182,7 @@ extension AnalysisOptions {
     /// come from here.
     package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
         case barcodes, symbologies, effort, maxCodes, faces, landmarks, faceMode, minFaceSize, minConfidence, maxFaces
-        case text, recognize, languages, rectangles, maxRectangles, regionOfInterest
+        case text, recognize, languages, rectangles, maxRectangles, regionOfInterest, personMask
 
         /// What the option does, for the CLI's help and the OpenAPI document.
         package var help: String {
@@ -195,6 +206,9 @@ extension AnalysisOptions {
             case .maxRectangles: "Most rectangles reported, 0 = all (default 1, as Vision)."
             case .regionOfInterest:
                 "Analyse only this part of a photo: x,y,width,height normalized 0…1 with a lower-left origin, as Vision (results are relative to it)."
+            case .personMask:
+                "Segment the people in a photo at quality fast, balanced or accurate (accurate follows the image's edges at full size); "
+                    + "reports the share of the image and where they are."
             }
         }
 
@@ -214,6 +228,11 @@ extension AnalysisOptions {
             case .maxRectangles: ["type": "integer", "minimum": 0, "maximum": 1000]
             case .regionOfInterest:
                 ["type": "array", "items": ["type": "number", "minimum": 0, "maximum": 1], "minItems": 4, "maxItems": 4]
+            case .personMask:
+                [
+                    "type": "string",
+                    "enum": .array(GeneratePersonSegmentationRequest.QualityLevel.allCases.map { .string($0.rawValue) }),
+                ]
             }
         }
     }
@@ -246,6 +265,7 @@ extension AnalysisOptions {
             guard region.count == 4 else { throw KameraError.invalidArgument("regionOfInterest is four numbers: x,y,width,height") }
             regionOfInterest = NormalizedRect(x: region[0], y: region[1], width: region[2], height: region[3])
         }
+        personMask = try values.decodeIfPresent(GeneratePersonSegmentationRequest.QualityLevel.self, forKey: .personMask)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -267,6 +287,7 @@ extension AnalysisOptions {
         try values.encodeIfPresent(maxRectangles, forKey: .maxRectangles)
         try values.encodeIfPresent(
             regionOfInterest.map { [$0.x, $0.y, $0.width, $0.height] }, forKey: .regionOfInterest)
+        try values.encodeIfPresent(personMask, forKey: .personMask)
     }
 
     /// Decodes options from a JSON text, every failure as one readable invalid-argument error.

@@ -36,10 +36,12 @@ package struct ImageAnalysis: Sendable {
         package var faces: [FaceObservation] = []
         package var lines: [TextObservation] = []
         package var rectangles: [RectangleObservation] = []
+        package var personMask: PersonSegmentationObservation?
 
         /// `image` with the findings drawn on it (the CLI's `--annotate` picture).
         package func drawn(on image: PixelBuffer) throws -> PixelBuffer {
             var canvas = Canvas(image.format == .rgb8 ? image : image.converted(to: .rgb8))
+            if let personMask { PersonMaskOverlay().draw(personMask, on: &canvas) }
             RectangleOverlay().draw(rectangles, on: &canvas)
             FaceOverlay().draw(faces, on: &canvas)
             TextOverlay().draw(lines, on: &canvas)
@@ -52,16 +54,18 @@ package struct ImageAnalysis: Sendable {
     package var faces: FaceAnalysis?
     package var text: TextAnalysis?
     package var rectangles: DetectRectanglesRequest?
+    package var personMask: GeneratePersonSegmentationRequest?
 
     package init(
         barcodes: DetectBarcodesRequest? = nil, faces: FaceAnalysis? = nil, text: TextAnalysis? = nil,
-        rectangles: DetectRectanglesRequest? = nil
+        rectangles: DetectRectanglesRequest? = nil, personMask: GeneratePersonSegmentationRequest? = nil
     ) {
-        self.barcodes = barcodes
-        self.faces = faces
-        self.text = text
-        self.rectangles = rectangles
+        (self.barcodes, self.faces, self.text, self.rectangles, self.personMask) = (barcodes, faces, text, rectangles, personMask)
     }
+
+    /// Whether a request needs the image's colours (the face and person models); the others
+    /// read gray levels, which a decoder can produce for less.
+    package var needsColour: Bool { faces != nil || personMask != nil }
 
     /// Runs every request asked for on `image` (sharing one analysis context), fills `result`'s
     /// size, warning and findings, and returns the observations.
@@ -101,6 +105,11 @@ package struct ImageAnalysis: Sendable {
         if let request = rectangles {
             findings.rectangles = try request.perform(in: context)
             result.rectangles = findings.rectangles.map(RectangleRecord.init)
+        }
+        if let request = personMask {
+            let mask = try request.perform(in: context)
+            findings.personMask = mask
+            result.personMask = PersonMaskRecord(mask, quality: request.qualityLevel)
         }
         return findings
     }
