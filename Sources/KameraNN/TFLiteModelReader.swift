@@ -53,8 +53,10 @@ enum TFLiteModelReader {
             if bufferIndex > 0, bufferIndex < buffers.count,
                 let range = try bufferBytes(buffers[bufferIndex], reader: reader), !range.isEmpty
             {
-                let count = shape.reduce(1, *)
                 let elementSize = type == .float16 ? 2 : 4
+                // A sparse tensor stores only its non-zero values (densified below).
+                let sparsity = try tensor.table(6)
+                let count = sparsity == nil ? shape.reduce(1, *) : range.count / elementSize
                 guard range.count == count * elementSize else {
                     throw reader.fail("tensor \(name): \(range.count) bytes of data for shape \(shape)")
                 }
@@ -70,6 +72,10 @@ enum TFLiteModelReader {
                     entry.ints = (0..<count).map { Int32(bitPattern: UInt32(littleEndianBytes: bytes, at: range.lowerBound + 4 * $0)) }
                 case .unsupported(let code):
                     throw reader.fail("tensor \(name) has unsupported element type \(code)")
+                }
+                if let sparsity {
+                    guard let values = entry.floats else { throw reader.fail("tensor \(name): sparse integers are not supported") }
+                    entry.floats = try SparseTensor(sparsity, shape: shape, fail: reader.fail).densified(values, fail: reader.fail)
                 }
             }
             tensors.append(entry)

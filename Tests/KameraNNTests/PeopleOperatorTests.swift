@@ -112,6 +112,35 @@ struct PeopleOperatorTests {
         expectClose(got, expected, "fully connected")
     }
 
+    @Test("DEPTH_TO_SPACE by 2 and 3: each pixel's channels become its block, in TFLite's (DCR) order")
+    func depthToSpace() throws {
+        var seed: UInt64 = 16
+        for block in [2, 3] {
+            let (h, w, oc) = (4, 3, 5)
+            let c = oc * block * block
+            let input = Tensor3.random(h, w, c, seed: &seed)
+            var expected = [Float](repeating: 0, count: h * block * w * block * oc)
+            for y in 0..<(h * block) {
+                for x in 0..<(w * block) {
+                    for k in 0..<oc {
+                        let channel = ((y % block) * block + x % block) * oc + k
+                        expected[(y * w * block + x) * oc + k] = input[y / block, x / block, channel]
+                    }
+                }
+            }
+            var g = OneOpGraph()
+            let xIn = g.tensor([1, h, w, c]), y = g.tensor([1, h * block, w * block, oc])
+            let got = try g.run([DepthToSpaceOperator(input: xIn, output: y, blockSize: block)], inputs: [(xIn, input.values)], output: y)
+            expectClose(got, expected, "depth to space \(block)")
+        }
+        var g = OneOpGraph()
+        let xIn = g.tensor([1, 2, 2, 6]), y = g.tensor([1, 4, 4, 1])
+        #expect(throws: KameraError.self) {
+            try g.run(
+                [DepthToSpaceOperator(input: xIn, output: y, blockSize: 2)], inputs: [(xIn, [Float](repeating: 0, count: 24))], output: y)
+        }
+    }
+
     @Test("Convolution2DTransposeBias with kernel = stride; any other kernel is a typed error")
     func transposeConvolution() throws {
         var seed: UInt64 = 15

@@ -80,6 +80,10 @@ void knn_spatial_mean(const float *in, size_t pixels, size_t channels, float *ou
 void knn_transpose_conv_blocks(const float *in, int ih, int iw, int c, const float *weights, const float *bias,
                                int oc, int kh, int kw, float *out, int oy0, int oy1);
 
+/// DEPTH_TO_SPACE (DCR): each input pixel's c channels become a block×block patch of c/block²
+/// channels.
+void knn_depth_to_space(const float *in, int h, int w, int c, int block, float *out);
+
 /// Constant padding of a 4-D NHWC tensor with zeros.
 void knn_pad(const float *in, const int in_shape[4], const int before[4], const int out_shape[4], float *out);
 
