@@ -3,7 +3,7 @@ import KameraCore
 /// A raw face detection in image pixels (top-left origin): the box, the detector's six
 /// keypoints — subject's right eye, left eye, nose tip, mouth centre, right ear tragion,
 /// left ear tragion — and the score.
-struct FaceDetection: Sendable {
+struct FaceDetection: KeypointDetection {
     var box: PixelRect
     var keypoints: [PixelPoint]
     var score: Float

@@ -1,4 +1,4 @@
-/// Anchor centres of MediaPipe's SSD face detectors (SsdAnchorsCalculator with
+/// Anchor centres of MediaPipe's SSD detectors (faces, people, palms) (SsdAnchorsCalculator with
 /// fixed_anchor_size: every anchor is 1×1, so only centres matter), in input pixels.
 enum SSDAnchors {
     /// Short range (128²): strides 8, 16, 16, 16 with 2 anchors per cell per layer → 896.

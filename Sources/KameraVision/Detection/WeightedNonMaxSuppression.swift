@@ -5,13 +5,13 @@ import KameraCore
 /// and the cluster's box and keypoints become the score-weighted mean (the score stays the
 /// best one's). Steadier boxes than plain NMS, which keeps only the winner.
 enum WeightedNonMaxSuppression {
-    static func apply(_ detections: [FaceDetection], threshold: Double, limit: Int = .max) -> [FaceDetection] {
+    static func apply<Detection: KeypointDetection>(_ detections: [Detection], threshold: Double, limit: Int = .max) -> [Detection] {
         // A total order, so ties do not depend on the input order.
         var remaining = detections.sorted { ($0.score, -$0.box.x, -$0.box.y) > ($1.score, -$1.box.x, -$1.box.y) }
-        var result: [FaceDetection] = []
+        var result: [Detection] = []
         while let best = remaining.first, result.count < limit {
-            var cluster: [FaceDetection] = []
-            var rest: [FaceDetection] = []
+            var cluster: [Detection] = []
+            var rest: [Detection] = []
             for candidate in remaining {
                 if best.box.intersectionOverUnion(candidate.box) > threshold { cluster.append(candidate) } else { rest.append(candidate) }
             }
@@ -32,4 +32,11 @@ enum WeightedNonMaxSuppression {
         }
         return result
     }
+}
+
+/// A detector's raw result: a box and keypoints in image pixels, and a score.
+protocol KeypointDetection: Sendable {
+    var box: PixelRect { get set }
+    var keypoints: [PixelPoint] { get set }
+    var score: Float { get }
 }

@@ -1,0 +1,74 @@
+import Foundation
+import Kamera
+import KameraTestMedia
+import KameraTestTiers
+import Testing
+
+/// `DetectHumanBodyPoseRequest` and `DetectHumanRectanglesRequest` on real photos, checked
+/// against an independent detector: each pose's nose lies in a face the face detector found,
+/// and the body's joints stand in the order a body has them.
+@Suite("Body pose and people on real photos", .tier(.models))
+struct BodyPoseTests {
+    func faces(_ image: Image) async throws -> [PixelRect] {
+        try await DetectFaceRectanglesRequest().perform(on: image).map { $0.boundingBox.toImageCoordinates($0.imageSize) }
+    }
+
+    @Test(
+        "A footballer mid-kick and a player catching a ball: every joint, the nose in the face, the body in order",
+        arguments: ["messi5.jpg", "basketball1.png"])
+    func onePerson(photo name: String) async throws {
+        let photo = try SampleMedia.photo(name)
+        let pose = try #require(try await DetectHumanBodyPoseRequest().perform(on: photo).first)
+        #expect(pose.confidence > 0.8)
+        let joints = pose.recognizedPoints()
+        #expect(joints.count == 19 && pose.landmarks.count == 33)
+        func at(_ joint: HumanBodyPoseObservation.JointName) -> PixelPoint { joints[joint]!.pixelLocation }
+        // The nose inside a face found by BlazeFace.
+        let faceBoxes = try await faces(photo)
+        #expect(faceBoxes.contains { $0.insetBy(-4).contains(at(.nose)) }, "\(name): nose \(at(.nose)), faces \(faceBoxes)")
+        // Head above neck above root (both people are upright from the hips up), the neck between
+        // the shoulders and the root between the hips.
+        #expect(at(.nose).y < at(.neck).y && at(.neck).y < at(.root).y)
+        #expect(abs(at(.neck).x - (at(.leftShoulder).x + at(.rightShoulder).x) / 2) < 1)
+        #expect(abs(at(.root).y - (at(.leftHip).y + at(.rightHip).y) / 2) < 1)
+        // Normalized points are the pixel ones with Vision's lower-left origin.
+        let nose = try #require(joints[.nose])
+        #expect(abs(nose.location.y - (1 - nose.pixelLocation.y / pose.imageSize.height)) < 1e-9)
+        #expect(pose.recognizedPoints(.leftArm).keys.sorted { $0.rawValue < $1.rawValue } == [.leftElbow, .leftShoulder, .leftWrist])
+        // The person's box, from the people request: the upper body inside the whole body.
+        let upper = try #require(try await DetectHumanRectanglesRequest().perform(on: photo).first)
+        let whole = try #require(try await DetectHumanRectanglesRequest(upperBodyOnly: false).perform(on: photo).first)
+        #expect(upper.pixelBox.contains(at(.nose)) && whole.pixelBox.contains(at(.root)))
+        #expect(whole.pixelBox.height > upper.pixelBox.height && upper.upperBodyOnly && !whole.upperBodyOnly)
+    }
+
+    @Test("Turned a quarter: the pose follows (the landmark model looks at the body upright)")
+    func quarterTurn() async throws {
+        let photo = try SampleMedia.photo("messi5.jpg")
+        let turned = Image(pixelBuffer: photo.pixelBuffer.rotated(byQuarterTurns: 1))
+        let pose = try #require(try await DetectHumanBodyPoseRequest().perform(on: turned).first)
+        let nose = try #require(pose.recognizedPoints(.face)[.nose])
+        #expect(nose.confidence > 0.5)
+        let faceBoxes = try await faces(turned)
+        #expect(faceBoxes.contains { $0.insetBy(-6).contains(nose.pixelLocation) }, "nose \(nose.pixelLocation), faces \(faceBoxes)")
+    }
+
+    @Test("No people in a street of buildings; limits out of range and a missing model are typed errors")
+    func noneAndBadInput() async throws {
+        let street = try SampleMedia.photo("building.jpg")
+        #expect(try await DetectHumanBodyPoseRequest().perform(on: street).isEmpty)
+        #expect(try await DetectHumanRectanglesRequest().perform(on: street).isEmpty)
+        let tiny = Image(pixelBuffer: PixelBuffer(width: 2, height: 1, format: .rgb8, filledWith: [90, 90, 90]))
+        #expect(try await DetectHumanBodyPoseRequest().perform(on: tiny).isEmpty)
+        await #expect(throws: KameraError.self) { try await DetectHumanBodyPoseRequest(maximumPeople: 0).perform(on: tiny) }
+        var request = DetectHumanBodyPoseRequest()
+        request.modelStore = ModelStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("no-models-here"))
+        await #expect(throws: KameraError.self) { try await request.perform(on: tiny) }
+    }
+}
+
+extension PixelRect {
+    fileprivate func insetBy(_ amount: Double) -> PixelRect {
+        PixelRect(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
+    }
+}
