@@ -30,6 +30,7 @@ struct AnalysisArguments: ParsableArguments {
     var maxRectangles: Int?
     @Option(help: ArgumentHelp(Key.regionOfInterest.help, valueName: "x,y,width,height")) var regionOfInterest: String?
     @Option(help: ArgumentHelp(Key.personMask.help, valueName: "quality")) var personMask: GeneratePersonSegmentationRequest.QualityLevel?
+    @Flag(help: ArgumentHelp(Key.bodies.help)) var bodies = false
 
     /// The options these flags give.
     /// - Throws: `KameraError.invalidArgument` for a list or region that does not parse.
@@ -51,6 +52,7 @@ struct AnalysisArguments: ParsableArguments {
         options.rectangles = rectangles ? true : nil
         options.maxRectangles = maxRectangles
         options.personMask = personMask
+        options.bodies = bodies ? true : nil
         if let regionOfInterest {
             let numbers = regionOfInterest.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard numbers.count == 4 else { throw KameraError.invalidArgument("regionOfInterest must be four numbers: x,y,width,height") }

@@ -18,7 +18,9 @@ extension DetectionReport {
                     let payload = code.supplementalPayload.map { "\(main) +\($0)" } ?? main
                     rows.append([result.input, size, code.symbology, Self.visible(payload), corners])
                 }
-            } else if result.text == nil && result.faces == nil && result.rectangles == nil {
+            } else if result.text == nil && result.faces == nil && result.rectangles == nil && result.bodies == nil
+                && result.personMask == nil
+            {
                 rows.append([result.input, size, "-", "(no codes)", ""])
             }
             for face in result.faces ?? [] {
@@ -32,6 +34,21 @@ extension DetectionReport {
             for rectangle in result.rectangles ?? [] {
                 let corners = rectangle.pixelCorners.map { "\(Int($0[0])),\(Int($0[1]))" }.joined(separator: " ")
                 rows.append([result.input, size, "rectangle", String(format: "%.2f", rectangle.confidence), corners])
+            }
+            for body in result.bodies ?? [] {
+                let b = body.pixelBox
+                let sure = body.joints.filter { $0.confidence >= 0.5 }.count
+                rows.append([
+                    result.input, size, "body", String(format: "%.2f, %d of 19 joints sure", body.confidence, sure),
+                    "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))",
+                ])
+            }
+            if let mask = result.personMask {
+                let box = mask.pixelBox.map { "\(Int($0.x)),\(Int($0.y)) \(Int($0.width))×\(Int($0.height))" } ?? ""
+                rows.append([
+                    result.input, size, "people",
+                    String(format: "%.0f %% of the image (%@ mask)", 100 * mask.coverage, mask.quality.rawValue), box,
+                ])
             }
             for line in result.text ?? [] {
                 let b = line.pixelBox

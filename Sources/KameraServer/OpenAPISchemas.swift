@@ -34,7 +34,7 @@ enum OpenAPISchemas {
             ("Error", error), ("Box", box), ("Barcode", barcode), ("Face", face), ("TextLine", textLine), ("Rectangle", rectangle),
             ("DetectResults", detectResults), ("AnalysisOptions", analysisOptions), ("Recording", recording), ("Code", code),
             ("Photo", photo), ("FaceTrack", faceTrack), ("Camera", camera), ("Health", health), ("GenerateOrder", generateOrder),
-            ("PersonMask", personMask),
+            ("PersonMask", personMask), ("BodyPose", bodyPose),
         ]
     }
 
@@ -109,7 +109,8 @@ enum OpenAPISchemas {
             [
                 ("input", string), ("width", integer), ("height", integer), ("barcodes", array(ref("Barcode"))),
                 ("faces", array(ref("Face"))), ("text", array(ref("TextLine"))), ("rectangles", array(ref("Rectangle"))),
-                ("personMask", ref("PersonMask")), ("annotated", string), ("warning", string), ("error", error),
+                ("personMask", ref("PersonMask")), ("bodies", array(ref("BodyPose"))), ("annotated", string), ("warning", string),
+                ("error", error),
             ], required: ["input"])
         return object([("results", array(result))], required: ["results"])
     }
@@ -135,6 +136,18 @@ enum OpenAPISchemas {
                 ("width", integer), ("height", integer), ("coverage", number),
                 ("pixelBox", ["oneOf": [ref("Box"), ["type": "null"]]]),
             ], required: ["quality", "width", "height", "coverage", "pixelBox"])
+    }
+
+    /// One person's body pose: Vision's joints in pixels with their confidences.
+    static var bodyPose: JSONValue {
+        let joint = object(
+            [
+                ("name", enumeration(HumanBodyPoseObservation.JointName.allCases.map(\.rawValue))), ("x", number), ("y", number),
+                ("confidence", number),
+            ], required: ["name", "x", "y", "confidence"])
+        return object(
+            [("confidence", number), ("boundingBox", ref("Box")), ("pixelBox", ref("Box")), ("joints", array(joint))],
+            required: ["confidence", "boundingBox", "pixelBox", "joints"])
     }
 
     static var recording: JSONValue {

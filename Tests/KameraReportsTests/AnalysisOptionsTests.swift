@@ -80,6 +80,9 @@ import Testing
         // Streams refuse it by name rather than ignore it.
         #expect(reason { try options.liveConfiguration(frameBudget: nil) }?.contains("personMask") == true)
         #expect(reason { try query("personMask=best").imageAnalysis() }?.contains("personMask") == true)
+        let bodies = try query("bodies")
+        #expect(try bodies.imageAnalysis().bodies != nil && (try bodies.imageAnalysis().barcodes) == nil)
+        #expect(reason { try bodies.liveConfiguration(frameBudget: nil) }?.contains("bodies") == true)
     }
 
     @Test func aSingleKeyIsEnough() throws {

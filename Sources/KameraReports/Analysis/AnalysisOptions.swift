@@ -39,12 +39,13 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     package var maxRectangles: Int?
     package var regionOfInterest: NormalizedRect?
     package var personMask: GeneratePersonSegmentationRequest.QualityLevel?
+    package var bodies: Bool?
 
     package init() {}
 
     /// Whether any detector was named, true or false.
     package var namesDetector: Bool {
-        [barcodes, faces, landmarks, text, recognize, rectangles].contains { $0 != nil } || personMask != nil
+        [barcodes, faces, landmarks, text, recognize, rectangles, bodies].contains { $0 != nil } || personMask != nil
     }
     /// Whether barcodes are read: when asked for, or when no detector is named (on both media).
     package var readsBarcodes: Bool { barcodes == true || !namesDetector }
@@ -124,7 +125,13 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
                 var request = GeneratePersonSegmentationRequest(qualityLevel: $0)
                 request.regionOfInterest = region
                 return request
-            })
+            },
+            bodies: bodies == true
+                ? {
+                    var request = DetectHumanBodyPoseRequest()
+                    request.regionOfInterest = region
+                    return request
+                }() : nil)
     }
 
     /// The scanner's configuration for a stream.
@@ -140,6 +147,9 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
         }
         guard personMask == nil else {
             throw KameraError.invalidArgument("personMask is for single images so far: streams do not segment people yet")
+        }
+        guard bodies != true else {
+            throw KameraError.invalidArgument("bodies is for single images so far: streams do not follow bodies yet")
         }
         // Whole frames, no tiles, unless a mode is named: tiling every frame of a video costs
         // 7× the frame rate (9 fps instead of 68 on Megamind.avi).
@@ -182,7 +192,7 @@ extension AnalysisOptions {
     /// come from here.
     package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
         case barcodes, symbologies, effort, maxCodes, faces, landmarks, faceMode, minFaceSize, minConfidence, maxFaces
-        case text, recognize, languages, rectangles, maxRectangles, regionOfInterest, personMask
+        case text, recognize, languages, rectangles, maxRectangles, regionOfInterest, personMask, bodies
 
         /// What the option does, for the CLI's help and the OpenAPI document.
         package var help: String {
@@ -206,6 +216,7 @@ extension AnalysisOptions {
             case .maxRectangles: "Most rectangles reported, 0 = all (default 1, as Vision)."
             case .regionOfInterest:
                 "Analyse only this part of a photo: x,y,width,height normalized 0…1 with a lower-left origin, as Vision (results are relative to it)."
+            case .bodies: "Find people's body poses: Vision's 19 joints with their confidences (photos)."
             case .personMask:
                 "Segment the people in a photo at quality fast, balanced or accurate (accurate follows the image's edges at full size); "
                     + "reports the share of the image and where they are."
@@ -215,7 +226,7 @@ extension AnalysisOptions {
         /// The option's value as JSON Schema (OpenAPI 3.1).
         package var schema: JSONValue {
             switch self {
-            case .barcodes, .faces, .landmarks, .text, .recognize, .rectangles: ["type": "boolean"]
+            case .barcodes, .faces, .landmarks, .text, .recognize, .rectangles, .bodies: ["type": "boolean"]
             case .symbologies:
                 ["type": "array", "items": ["type": "string", "enum": .array(BarcodeSymbology.allCases.map { .string($0.rawValue) })]]
             case .effort: ["type": "string", "enum": .array(DetectBarcodesRequest.Effort.allCases.map { .string($0.rawValue) })]
@@ -266,6 +277,7 @@ extension AnalysisOptions {
             regionOfInterest = NormalizedRect(x: region[0], y: region[1], width: region[2], height: region[3])
         }
         personMask = try values.decodeIfPresent(GeneratePersonSegmentationRequest.QualityLevel.self, forKey: .personMask)
+        bodies = try values.decodeIfPresent(Bool.self, forKey: .bodies)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -288,6 +300,7 @@ extension AnalysisOptions {
         try values.encodeIfPresent(
             regionOfInterest.map { [$0.x, $0.y, $0.width, $0.height] }, forKey: .regionOfInterest)
         try values.encodeIfPresent(personMask, forKey: .personMask)
+        try values.encodeIfPresent(bodies, forKey: .bodies)
     }
 
     /// Decodes options from a JSON text, every failure as one readable invalid-argument error.

@@ -37,12 +37,14 @@ package struct ImageAnalysis: Sendable {
         package var lines: [TextObservation] = []
         package var rectangles: [RectangleObservation] = []
         package var personMask: PersonSegmentationObservation?
+        package var bodies: [HumanBodyPoseObservation] = []
 
         /// `image` with the findings drawn on it (the CLI's `--annotate` picture).
         package func drawn(on image: PixelBuffer) throws -> PixelBuffer {
             var canvas = Canvas(image.format == .rgb8 ? image : image.converted(to: .rgb8))
             if let personMask { PersonMaskOverlay().draw(personMask, on: &canvas) }
             RectangleOverlay().draw(rectangles, on: &canvas)
+            BodyPoseOverlay().draw(bodies, on: &canvas)
             FaceOverlay().draw(faces, on: &canvas)
             TextOverlay().draw(lines, on: &canvas)
             BarcodeOverlay().draw(codes, on: &canvas, font: try FontFace.standard())
@@ -55,17 +57,20 @@ package struct ImageAnalysis: Sendable {
     package var text: TextAnalysis?
     package var rectangles: DetectRectanglesRequest?
     package var personMask: GeneratePersonSegmentationRequest?
+    package var bodies: DetectHumanBodyPoseRequest?
 
     package init(
         barcodes: DetectBarcodesRequest? = nil, faces: FaceAnalysis? = nil, text: TextAnalysis? = nil,
-        rectangles: DetectRectanglesRequest? = nil, personMask: GeneratePersonSegmentationRequest? = nil
+        rectangles: DetectRectanglesRequest? = nil, personMask: GeneratePersonSegmentationRequest? = nil,
+        bodies: DetectHumanBodyPoseRequest? = nil
     ) {
-        (self.barcodes, self.faces, self.text, self.rectangles, self.personMask) = (barcodes, faces, text, rectangles, personMask)
+        (self.barcodes, self.faces, self.text, self.rectangles) = (barcodes, faces, text, rectangles)
+        (self.personMask, self.bodies) = (personMask, bodies)
     }
 
     /// Whether a request needs the image's colours (the face and person models); the others
     /// read gray levels, which a decoder can produce for less.
-    package var needsColour: Bool { faces != nil || personMask != nil }
+    package var needsColour: Bool { faces != nil || personMask != nil || bodies != nil }
 
     /// Runs every request asked for on `image` (sharing one analysis context), fills `result`'s
     /// size, warning and findings, and returns the observations.
@@ -110,6 +115,10 @@ package struct ImageAnalysis: Sendable {
             let mask = try request.perform(in: context)
             findings.personMask = mask
             result.personMask = PersonMaskRecord(mask, quality: request.qualityLevel)
+        }
+        if let request = bodies {
+            findings.bodies = try request.perform(in: context)
+            result.bodies = findings.bodies.map(BodyPoseRecord.init)
         }
         return findings
     }

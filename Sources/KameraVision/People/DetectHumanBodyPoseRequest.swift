@@ -34,7 +34,7 @@ public struct DetectHumanBodyPoseRequest: ImageRequest {
             let (points, presence) = landmarker.landmarks(in: sampler, region: person.bodyRegion)
             let confidence = min(person.score, presence)
             guard confidence >= minimumConfidence else { return nil }
-            return HumanBodyPoseObservation(landmarks: points, confidence: confidence, box: person.box, imageSize: size)
+            return HumanBodyPoseObservation(landmarks: points, confidence: confidence, imageSize: size)
         }
     }
 }

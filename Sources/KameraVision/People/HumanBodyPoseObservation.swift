@@ -42,7 +42,8 @@ public struct HumanBodyPoseObservation: Sendable {
 
     /// How likely this is a person, from the detector and the landmark model.
     public let confidence: Float
-    /// The body's box, normalized (lower-left origin).
+    /// The box round the landmarks the model is sure of (confidence of at least one half),
+    /// within the image; normalized, lower-left origin.
     public let boundingBox: NormalizedRect
     /// The size of the image (or region) the points are in.
     public let imageSize: Size
@@ -50,11 +51,15 @@ public struct HumanBodyPoseObservation: Sendable {
     /// wrists, hands, hips, knees, ankles, heels, feet), for what Vision's joints leave out.
     public let landmarks: [RecognizedPoint]
 
-    init(landmarks: [BlazePoseLandmarker.Landmark], confidence: Float, box: PixelRect, imageSize: Size) {
+    init(landmarks: [BlazePoseLandmarker.Landmark], confidence: Float, imageSize: Size) {
         self.landmarks = landmarks.map { Self.point($0.position, confidence: $0.visibility, in: imageSize) }
         self.confidence = confidence
         self.imageSize = imageSize
-        boundingBox = box.normalized(in: imageSize)
+        let sure = landmarks.filter { $0.visibility >= 0.5 }
+        let points = (sure.isEmpty ? landmarks : sure).map(\.position)
+        let image = PixelRect(x: 0, y: 0, width: imageSize.width, height: imageSize.height)
+        let bounds = PixelRect(enclosing: points)
+        boundingBox = (bounds.intersection(image) ?? bounds).normalized(in: imageSize)
     }
 
     /// The joints of `group` that were found, by name.
