@@ -1,12 +1,8 @@
 /// A point in Vision's normalized image space: 0…1 on both axes, origin at the lower-left.
 public struct NormalizedPoint: Sendable, Hashable, Codable {
-    public var x: Double
-    public var y: Double
+    public var x, y: Double
 
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
+    public init(x: Double, y: Double) { (self.x, self.y) = (x, y) }
 
     /// The pixel position (top-left origin) of this point in an image of `size`.
     public func toImageCoordinates(_ size: Size) -> PixelPoint {

@@ -1,16 +1,10 @@
 /// A rectangle in Vision's normalized image space: 0…1, origin at the lower-left, so
 /// `y` is the bottom edge.
 public struct NormalizedRect: Sendable, Hashable, Codable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+    public var x, y, width, height: Double
 
     public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
     }
 
     public var minX: Double { x }

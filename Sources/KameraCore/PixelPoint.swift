@@ -1,12 +1,8 @@
 /// A point in pixel coordinates: origin at the top-left corner of the image, y down.
 public struct PixelPoint: Sendable, Hashable, Codable {
-    public var x: Double
-    public var y: Double
+    public var x, y: Double
 
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
+    public init(x: Double, y: Double) { (self.x, self.y) = (x, y) }
 
     /// The same point in Vision's normalized, lower-left-origin space of an image of `size`.
     public func normalized(in size: Size) -> NormalizedPoint {

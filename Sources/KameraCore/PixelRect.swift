@@ -1,15 +1,9 @@
 /// An axis-aligned rectangle in pixel coordinates (top-left origin, y down).
 public struct PixelRect: Sendable, Hashable, Codable {
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
+    public var x, y, width, height: Double
 
     public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
     }
 
     /// The smallest rectangle holding all `points`.

@@ -47,9 +47,10 @@ void knn_depthwise(const float *in, int ih, int iw, int c, const float *packed, 
                    int kh, int kw, int sh, int sw, int dh, int dw, int pad_top, int pad_left,
                    float *out, int oy0, int oy1, int ow, knn_activation act);
 
-/// Max pooling for output rows [oy0, oy1); padded cells are ignored like TFLite.
-void knn_max_pool(const float *in, int ih, int iw, int c, int kh, int kw, int sh, int sw,
-                  int pad_top, int pad_left, float *out, int oy0, int oy1, int ow, knn_activation act);
+/// Max pooling, or with `average` average pooling, for output rows [oy0, oy1); padded cells
+/// are ignored (TFLite's rule for both).
+void knn_pool(const float *in, int ih, int iw, int c, int kh, int kw, int sh, int sw, int pad_top, int pad_left,
+              int average, float *out, int oy0, int oy1, int ow, knn_activation act);
 
 /// out = act(a + b) elementwise over `count` values of `channels` channels each.
 void knn_add(const float *a, const float *b, float *out, size_t count, size_t channels, knn_activation act);
@@ -67,10 +68,6 @@ void knn_hard_swish(const float *in, float *out, size_t count);
 /// (`b_per_channel`) one value per channel broadcast over the pixels.
 void knn_mul(const float *a, const float *b, float *out, size_t count, size_t channels, int b_per_channel,
              knn_activation act);
-
-/// Average pooling for output rows [oy0, oy1); padded cells are not counted (TFLite).
-void knn_average_pool(const float *in, int ih, int iw, int c, int kh, int kw, int sh, int sw,
-                      int pad_top, int pad_left, float *out, int oy0, int oy1, int ow, knn_activation act);
 
 /// out[k] = the mean of channel k over `pixels` pixels.
 void knn_spatial_mean(const float *in, size_t pixels, size_t channels, float *out);
