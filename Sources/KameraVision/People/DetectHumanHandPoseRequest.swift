@@ -1,0 +1,75 @@
+import Foundation
+import KameraCore
+import KameraNN
+
+/// Finds hands and their 21 joints, like Vision's `DetectHumanHandPoseRequest`: MediaPipe's
+/// hand landmark model on each hand's upright region. Regions come from two places: the body
+/// pose's wrists and fingers (hands a few dozen pixels wide in a photo of whole people, which
+/// the palm detector at its 192² input cannot see) and MediaPipe's palm detector (hands close
+/// to the camera, no body in view).
+public struct DetectHumanHandPoseRequest: ImageRequest {
+    /// At most this many hands, most confident first (Vision's default 2).
+    public var maximumHandCount: Int
+    /// Hands the landmark model is less sure are there are dropped (0…1).
+    public var minimumConfidence: Float
+    public var regionOfInterest = NormalizedRect.fullImage
+    /// Where the models are read from.
+    public var modelStore = ModelStore.default
+
+    public init(maximumHandCount: Int = 2, minimumConfidence: Float = 0.5) {
+        self.maximumHandCount = maximumHandCount
+        self.minimumConfidence = minimumConfidence
+    }
+
+    /// - Throws: `KameraError.invalidArgument` for a limit out of range, `missingResource` when
+    ///   a model is not installed, and the region's errors.
+    public func perform(in context: ImageAnalysisContext) throws -> [HumanHandPoseObservation] {
+        guard (1...100).contains(maximumHandCount), minimumConfidence.isFinite, (0...1).contains(minimumConfidence) else {
+            throw KameraError.invalidArgument("maximumHandCount must be 1…100 and minimumConfidence 0…1")
+        }
+        let region = try context.region(regionOfInterest)
+        let sampler = region.tensorSampler
+        let size = Size(width: Double(sampler.image.width), height: Double(sampler.image.height))
+        let landmarker = try HandLandmarker(models: modelStore)
+        var candidates: [(region: RotatedRect, side: HumanHandPoseObservation.Chirality?)] = []
+        var bodyPose = DetectHumanBodyPoseRequest(maximumPeople: max(1, (maximumHandCount + 1) / 2))
+        bodyPose.modelStore = modelStore
+        for pose in try bodyPose.perform(in: region) {
+            for side in [HumanHandPoseObservation.Chirality.left, .right] {
+                if let hand = Self.handRegion(of: pose, side: side) { candidates.append((hand, side)) }
+            }
+        }
+        for palm in try PalmDetector(models: modelStore).detect(in: sampler, limit: maximumHandCount) {
+            let hand = palm.handRegion
+            // A palm the body pose already led to is not looked at twice.
+            if candidates.contains(where: { $0.region.center.distance(to: hand.center) < 0.5 * hand.width }) { continue }
+            candidates.append((hand, nil))
+        }
+        var hands: [HumanHandPoseObservation] = []
+        for candidate in candidates {
+            let hand = landmarker.hand(in: sampler, region: candidate.region)
+            guard hand.presence >= minimumConfidence else { continue }
+            let chirality = candidate.side ?? (hand.rightness >= 0.5 ? .right : .left)
+            hands.append(HumanHandPoseObservation(joints: hand.joints, chirality: chirality, confidence: hand.presence, imageSize: size))
+        }
+        return Array(hands.sorted { $0.confidence > $1.confidence }.prefix(maximumHandCount))
+    }
+
+    /// The upright square round a body pose's hand on `side`: from the wrist towards the middle
+    /// of the index and little fingers' landmarks, four times that distance wide (the whole
+    /// hand with its fingers spread); nil when the wrist is not in view.
+    static func handRegion(of pose: HumanBodyPoseObservation, side: HumanHandPoseObservation.Chirality) -> RotatedRect? {
+        // BlazePose: left wrist 15, left little finger 17, left index 19; right ones +1.
+        let offset = side == .left ? 0 : 1
+        let (wrist, little, index) = (pose.landmarks[15 + offset], pose.landmarks[17 + offset], pose.landmarks[19 + offset])
+        guard wrist.confidence >= 0.5 else { return nil }
+        let knuckles = PixelPoint(
+            x: (index.pixelLocation.x + little.pixelLocation.x) / 2, y: (index.pixelLocation.y + little.pixelLocation.y) / 2)
+        let reach = wrist.pixelLocation.distance(to: knuckles)
+        guard reach > 1 else { return nil }
+        let center = PixelPoint(x: (wrist.pixelLocation.x + knuckles.x) / 2, y: (wrist.pixelLocation.y + knuckles.y) / 2)
+        return RotatedRect(
+            center: center, width: 4 * reach, height: 4 * reach,
+            angle: PersonDetection.uprightAngle(from: wrist.pixelLocation, to: knuckles))
+    }
+}
