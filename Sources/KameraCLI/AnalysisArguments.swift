@@ -31,6 +31,7 @@ struct AnalysisArguments: ParsableArguments {
     @Option(help: ArgumentHelp(Key.regionOfInterest.help, valueName: "x,y,width,height")) var regionOfInterest: String?
     @Option(help: ArgumentHelp(Key.personMask.help, valueName: "quality")) var personMask: GeneratePersonSegmentationRequest.QualityLevel?
     @Flag(help: ArgumentHelp(Key.bodies.help)) var bodies = false
+    @Flag(help: ArgumentHelp(Key.hands.help)) var hands = false
 
     /// The options these flags give.
     /// - Throws: `KameraError.invalidArgument` for a list or region that does not parse.
@@ -53,6 +54,7 @@ struct AnalysisArguments: ParsableArguments {
         options.maxRectangles = maxRectangles
         options.personMask = personMask
         options.bodies = bodies ? true : nil
+        options.hands = hands ? true : nil
         if let regionOfInterest {
             let numbers = regionOfInterest.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard numbers.count == 4 else { throw KameraError.invalidArgument("regionOfInterest must be four numbers: x,y,width,height") }

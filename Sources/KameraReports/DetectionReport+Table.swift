@@ -19,7 +19,7 @@ extension DetectionReport {
                     rows.append([result.input, size, code.symbology, Self.visible(payload), corners])
                 }
             } else if result.text == nil && result.faces == nil && result.rectangles == nil && result.bodies == nil
-                && result.personMask == nil
+                && result.personMask == nil && result.hands == nil
             {
                 rows.append([result.input, size, "-", "(no codes)", ""])
             }
@@ -42,6 +42,10 @@ extension DetectionReport {
                     result.input, size, "body", String(format: "%.2f, %d of 19 joints sure", body.confidence, sure),
                     "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))",
                 ])
+            }
+            for hand in result.hands ?? [] {
+                let wrist = hand.joints.first.map { "\(Int($0.x)),\(Int($0.y))" } ?? ""
+                rows.append([result.input, size, "hand", String(format: "%.2f %@", hand.confidence, hand.chirality.rawValue), wrist])
             }
             if let mask = result.personMask {
                 let box = mask.pixelBox.map { "\(Int($0.x)),\(Int($0.y)) \(Int($0.width))×\(Int($0.height))" } ?? ""

@@ -34,7 +34,7 @@ enum OpenAPISchemas {
             ("Error", error), ("Box", box), ("Barcode", barcode), ("Face", face), ("TextLine", textLine), ("Rectangle", rectangle),
             ("DetectResults", detectResults), ("AnalysisOptions", analysisOptions), ("Recording", recording), ("Code", code),
             ("Photo", photo), ("FaceTrack", faceTrack), ("Camera", camera), ("Health", health), ("GenerateOrder", generateOrder),
-            ("PersonMask", personMask), ("BodyPose", bodyPose),
+            ("PersonMask", personMask), ("BodyPose", bodyPose), ("HandPose", handPose),
         ]
     }
 
@@ -109,7 +109,8 @@ enum OpenAPISchemas {
             [
                 ("input", string), ("width", integer), ("height", integer), ("barcodes", array(ref("Barcode"))),
                 ("faces", array(ref("Face"))), ("text", array(ref("TextLine"))), ("rectangles", array(ref("Rectangle"))),
-                ("personMask", ref("PersonMask")), ("bodies", array(ref("BodyPose"))), ("annotated", string), ("warning", string),
+                ("personMask", ref("PersonMask")), ("bodies", array(ref("BodyPose"))), ("hands", array(ref("HandPose"))),
+                ("annotated", string), ("warning", string),
                 ("error", error),
             ], required: ["input"])
         return object([("results", array(result))], required: ["results"])
@@ -148,6 +149,16 @@ enum OpenAPISchemas {
         return object(
             [("confidence", number), ("boundingBox", ref("Box")), ("pixelBox", ref("Box")), ("joints", array(joint))],
             required: ["confidence", "boundingBox", "pixelBox", "joints"])
+    }
+
+    /// One hand: which, how sure, and its 21 joints in pixels.
+    static var handPose: JSONValue {
+        let joint = object(
+            [("name", enumeration(HumanHandPoseObservation.JointName.allCases.map(\.rawValue))), ("x", number), ("y", number)],
+            required: ["name", "x", "y"])
+        return object(
+            [("chirality", enumeration(["left", "right", "unknown"])), ("confidence", number), ("joints", array(joint))],
+            required: ["chirality", "confidence", "joints"])
     }
 
     static var recording: JSONValue {

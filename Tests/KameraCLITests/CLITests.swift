@@ -289,12 +289,16 @@ func kamera(
         #expect(written.width == 548 && written.height == 342)
         // Bodies beside the mask: one footballer with Vision's 19 joints, drawn as a skeleton.
         let annotated = dir.appendingPathComponent("messi.bodies.png").path
-        let bodies = try kamera(["detect", "--bodies", "--annotate", annotated, "--format", "json", "-y", photo])
+        let bodies = try kamera(["detect", "--bodies", "--hands", "--annotate", annotated, "--format", "json", "-y", photo])
         #expect(bodies.status == 0, "\(bodies.stderr)")
         let poses = try #require(
             ((try JSONSerialization.jsonObject(with: Data(bodies.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]])?
                 .first?["bodies"] as? [[String: Any]])
         #expect(poses.count == 1 && (poses.first?["joints"] as? [Any])?.count == 19)
+        let hands = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(bodies.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]])?
+                .first?["hands"] as? [[String: Any]])
+        #expect(Set(hands.compactMap { $0["chirality"] as? String }) == ["left", "right"])
         #expect(FileManager.default.fileExists(atPath: annotated))
         // --mask-out alone is a slip, named as such.
         let alone = try kamera(["detect", "--mask-out", mask, photo])

@@ -83,6 +83,9 @@ import Testing
         let bodies = try query("bodies")
         #expect(try bodies.imageAnalysis().bodies != nil && (try bodies.imageAnalysis().barcodes) == nil)
         #expect(reason { try bodies.liveConfiguration(frameBudget: nil) }?.contains("bodies") == true)
+        let hands = try query("hands")
+        #expect(try hands.imageAnalysis().hands?.maximumHandCount == 8 && (try hands.imageAnalysis().needsColour))
+        #expect(reason { try hands.liveConfiguration(frameBudget: nil) }?.contains("hands") == true)
     }
 
     @Test func aSingleKeyIsEnough() throws {

@@ -104,7 +104,8 @@ import Testing
                 #expect((result["rectangles"] as? [Any]) != nil && (result["text"] as? [Any]) != nil)
                 checked.append(("detect", Data(buffer: response.body), "DetectResults"))
             }
-            try await client.execute(uri: "/v1/detect?personMask=fast&bodies", method: .post, body: ByteBuffer(bytes: image)) { response in
+            try await client.execute(uri: "/v1/detect?personMask=fast&bodies&hands", method: .post, body: ByteBuffer(bytes: image)) {
+                response in
                 #expect(response.status == .ok)
                 let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body))
                 let result = try #require(((body as? [String: Any])?["results"] as? [[String: Any]])?.first)

@@ -40,12 +40,20 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     package var regionOfInterest: NormalizedRect?
     package var personMask: GeneratePersonSegmentationRequest.QualityLevel?
     package var bodies: Bool?
+    package var hands: Bool?
 
     package init() {}
 
     /// Whether any detector was named, true or false.
-    package var namesDetector: Bool {
-        [barcodes, faces, landmarks, text, recognize, rectangles, bodies].contains { $0 != nil } || personMask != nil
+    package var namesDetector: Bool { Self.detectorFlags.contains { self[keyPath: $0.1] != nil } || personMask != nil }
+
+    /// The detectors named by a flag alone, with their keys.
+    /// (Computed: key paths are not `Sendable`.)
+    static var detectorFlags: [(CodingKeys, WritableKeyPath<AnalysisOptions, Bool?>)] {
+        [
+            (.barcodes, \.barcodes), (.faces, \.faces), (.landmarks, \.landmarks), (.text, \.text), (.recognize, \.recognize),
+            (.rectangles, \.rectangles), (.bodies, \.bodies), (.hands, \.hands),
+        ]
     }
     /// Whether barcodes are read: when asked for, or when no detector is named (on both media).
     package var readsBarcodes: Bool { barcodes == true || !namesDetector }
@@ -131,6 +139,12 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
                     var request = DetectHumanBodyPoseRequest()
                     request.regionOfInterest = region
                     return request
+                }() : nil,
+            hands: hands == true
+                ? {
+                    var request = DetectHumanHandPoseRequest(maximumHandCount: 8)
+                    request.regionOfInterest = region
+                    return request
                 }() : nil)
     }
 
@@ -150,6 +164,9 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
         }
         guard bodies != true else {
             throw KameraError.invalidArgument("bodies is for single images so far: streams do not follow bodies yet")
+        }
+        guard hands != true else {
+            throw KameraError.invalidArgument("hands is for single images so far: streams do not follow hands yet")
         }
         // Whole frames, no tiles, unless a mode is named: tiling every frame of a video costs
         // 7× the frame rate (9 fps instead of 68 on Megamind.avi).
@@ -192,7 +209,7 @@ extension AnalysisOptions {
     /// come from here.
     package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
         case barcodes, symbologies, effort, maxCodes, faces, landmarks, faceMode, minFaceSize, minConfidence, maxFaces
-        case text, recognize, languages, rectangles, maxRectangles, regionOfInterest, personMask, bodies
+        case text, recognize, languages, rectangles, maxRectangles, regionOfInterest, personMask, bodies, hands
 
         /// What the option does, for the CLI's help and the OpenAPI document.
         package var help: String {
@@ -216,6 +233,7 @@ extension AnalysisOptions {
             case .maxRectangles: "Most rectangles reported, 0 = all (default 1, as Vision)."
             case .regionOfInterest:
                 "Analyse only this part of a photo: x,y,width,height normalized 0…1 with a lower-left origin, as Vision (results are relative to it)."
+            case .hands: "Find hands: 21 joints each and which hand it is, up to 8 (photos)."
             case .bodies: "Find people's body poses: Vision's 19 joints with their confidences (photos)."
             case .personMask:
                 "Segment the people in a photo at quality fast, balanced or accurate (accurate follows the image's edges at full size); "
@@ -226,7 +244,7 @@ extension AnalysisOptions {
         /// The option's value as JSON Schema (OpenAPI 3.1).
         package var schema: JSONValue {
             switch self {
-            case .barcodes, .faces, .landmarks, .text, .recognize, .rectangles, .bodies: ["type": "boolean"]
+            case .barcodes, .faces, .landmarks, .text, .recognize, .rectangles, .bodies, .hands: ["type": "boolean"]
             case .symbologies:
                 ["type": "array", "items": ["type": "string", "enum": .array(BarcodeSymbology.allCases.map { .string($0.rawValue) })]]
             case .effort: ["type": "string", "enum": .array(DetectBarcodesRequest.Effort.allCases.map { .string($0.rawValue) })]
@@ -254,53 +272,41 @@ extension AnalysisOptions {
         try decoder.refuseUnknownKeys(CodingKeys.self)
         let values = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
-        barcodes = try values.decodeIfPresent(Bool.self, forKey: .barcodes)
+        for (key, flag) in Self.detectorFlags { self[keyPath: flag] = try values.decodeIfPresent(Bool.self, forKey: key) }
         if let names = try values.decodeIfPresent([String].self, forKey: .symbologies) {
             // Aliases ("ean-13", "QRCode") and "all", as the CLI's list.
             symbologies = try BarcodeSymbology.parseList(names.joined(separator: ","))
         }
         effort = try values.decodeIfPresent(DetectBarcodesRequest.Effort.self, forKey: .effort)
-        faces = try values.decodeIfPresent(Bool.self, forKey: .faces)
-        landmarks = try values.decodeIfPresent(Bool.self, forKey: .landmarks)
         faceMode = try values.decodeIfPresent(FaceMode.self, forKey: .faceMode)
         minFaceSize = try values.decodeIfPresent(Double.self, forKey: .minFaceSize)
         minConfidence = try values.decodeIfPresent(Float.self, forKey: .minConfidence)
         maxFaces = try values.decodeIfPresent(Int.self, forKey: .maxFaces)
         maxCodes = try values.decodeIfPresent(Int.self, forKey: .maxCodes)
-        text = try values.decodeIfPresent(Bool.self, forKey: .text)
-        recognize = try values.decodeIfPresent(Bool.self, forKey: .recognize)
         languages = try values.decodeIfPresent([String].self, forKey: .languages) ?? languages
-        rectangles = try values.decodeIfPresent(Bool.self, forKey: .rectangles)
         maxRectangles = try values.decodeIfPresent(Int.self, forKey: .maxRectangles)
         if let region = try values.decodeIfPresent([Double].self, forKey: .regionOfInterest) {
             guard region.count == 4 else { throw KameraError.invalidArgument("regionOfInterest is four numbers: x,y,width,height") }
             regionOfInterest = NormalizedRect(x: region[0], y: region[1], width: region[2], height: region[3])
         }
         personMask = try values.decodeIfPresent(GeneratePersonSegmentationRequest.QualityLevel.self, forKey: .personMask)
-        bodies = try values.decodeIfPresent(Bool.self, forKey: .bodies)
     }
 
     package func encode(to encoder: any Encoder) throws {
         var values = encoder.container(keyedBy: CodingKeys.self)
-        try values.encodeIfPresent(barcodes, forKey: .barcodes)
+        for (key, flag) in Self.detectorFlags { try values.encodeIfPresent(self[keyPath: flag], forKey: key) }
         try values.encodeIfPresent(symbologies?.map(\.rawValue), forKey: .symbologies)
         try values.encodeIfPresent(effort, forKey: .effort)
-        try values.encodeIfPresent(faces, forKey: .faces)
-        try values.encodeIfPresent(landmarks, forKey: .landmarks)
         try values.encodeIfPresent(faceMode, forKey: .faceMode)
         try values.encodeIfPresent(minFaceSize, forKey: .minFaceSize)
         try values.encodeIfPresent(minConfidence, forKey: .minConfidence)
         try values.encodeIfPresent(maxFaces, forKey: .maxFaces)
         try values.encodeIfPresent(maxCodes, forKey: .maxCodes)
-        try values.encodeIfPresent(text, forKey: .text)
-        try values.encodeIfPresent(recognize, forKey: .recognize)
         try values.encode(languages, forKey: .languages)
-        try values.encodeIfPresent(rectangles, forKey: .rectangles)
         try values.encodeIfPresent(maxRectangles, forKey: .maxRectangles)
         try values.encodeIfPresent(
             regionOfInterest.map { [$0.x, $0.y, $0.width, $0.height] }, forKey: .regionOfInterest)
         try values.encodeIfPresent(personMask, forKey: .personMask)
-        try values.encodeIfPresent(bodies, forKey: .bodies)
     }
 
     /// Decodes options from a JSON text, every failure as one readable invalid-argument error.

@@ -38,6 +38,7 @@ package struct ImageAnalysis: Sendable {
         package var rectangles: [RectangleObservation] = []
         package var personMask: PersonSegmentationObservation?
         package var bodies: [HumanBodyPoseObservation] = []
+        package var hands: [HumanHandPoseObservation] = []
 
         /// `image` with the findings drawn on it (the CLI's `--annotate` picture).
         package func drawn(on image: PixelBuffer) throws -> PixelBuffer {
@@ -45,6 +46,7 @@ package struct ImageAnalysis: Sendable {
             if let personMask { PersonMaskOverlay().draw(personMask, on: &canvas) }
             RectangleOverlay().draw(rectangles, on: &canvas)
             BodyPoseOverlay().draw(bodies, on: &canvas)
+            HandPoseOverlay().draw(hands, on: &canvas)
             FaceOverlay().draw(faces, on: &canvas)
             TextOverlay().draw(lines, on: &canvas)
             BarcodeOverlay().draw(codes, on: &canvas, font: try FontFace.standard())
@@ -58,19 +60,20 @@ package struct ImageAnalysis: Sendable {
     package var rectangles: DetectRectanglesRequest?
     package var personMask: GeneratePersonSegmentationRequest?
     package var bodies: DetectHumanBodyPoseRequest?
+    package var hands: DetectHumanHandPoseRequest?
 
     package init(
         barcodes: DetectBarcodesRequest? = nil, faces: FaceAnalysis? = nil, text: TextAnalysis? = nil,
         rectangles: DetectRectanglesRequest? = nil, personMask: GeneratePersonSegmentationRequest? = nil,
-        bodies: DetectHumanBodyPoseRequest? = nil
+        bodies: DetectHumanBodyPoseRequest? = nil, hands: DetectHumanHandPoseRequest? = nil
     ) {
         (self.barcodes, self.faces, self.text, self.rectangles) = (barcodes, faces, text, rectangles)
-        (self.personMask, self.bodies) = (personMask, bodies)
+        (self.personMask, self.bodies, self.hands) = (personMask, bodies, hands)
     }
 
     /// Whether a request needs the image's colours (the face and person models); the others
     /// read gray levels, which a decoder can produce for less.
-    package var needsColour: Bool { faces != nil || personMask != nil || bodies != nil }
+    package var needsColour: Bool { faces != nil || personMask != nil || bodies != nil || hands != nil }
 
     /// Runs every request asked for on `image` (sharing one analysis context), fills `result`'s
     /// size, warning and findings, and returns the observations.
@@ -119,6 +122,10 @@ package struct ImageAnalysis: Sendable {
         if let request = bodies {
             findings.bodies = try request.perform(in: context)
             result.bodies = findings.bodies.map(BodyPoseRecord.init)
+        }
+        if let request = hands {
+            findings.hands = try request.perform(in: context)
+            result.hands = findings.hands.map(HandPoseRecord.init)
         }
         return findings
     }

@@ -39,4 +39,5 @@ protocol KeypointDetection: Sendable {
     var box: PixelRect { get set }
     var keypoints: [PixelPoint] { get set }
     var score: Float { get }
+    init(box: PixelRect, keypoints: [PixelPoint], score: Float)
 }

@@ -27,7 +27,7 @@ public struct DetectHumanBodyPoseRequest: ImageRequest {
         }
         let region = try context.region(regionOfInterest)
         let sampler = region.tensorSampler
-        let people = try BlazePoseDetector(models: modelStore).detect(in: sampler, limit: maximumPeople)
+        let people = try LetterboxedSSDDetector(.blazePose, models: modelStore).detect(in: sampler, limit: maximumPeople)
         let landmarker = try BlazePoseLandmarker(models: modelStore)
         let size = Size(width: Double(sampler.image.width), height: Double(sampler.image.height))
         return people.compactMap { person -> HumanBodyPoseObservation? in

@@ -39,7 +39,7 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
                 if let hand = Self.handRegion(of: pose, side: side) { candidates.append((hand, side)) }
             }
         }
-        for palm in try PalmDetector(models: modelStore).detect(in: sampler, limit: maximumHandCount) {
+        for palm in try LetterboxedSSDDetector(.palms, models: modelStore).detect(in: sampler, limit: maximumHandCount) {
             let hand = palm.handRegion
             // A palm the body pose already led to is not looked at twice.
             if candidates.contains(where: { $0.region.center.distance(to: hand.center) < 0.5 * hand.width }) { continue }

@@ -25,7 +25,7 @@ public struct DetectHumanRectanglesRequest: ImageRequest {
         let sampler = region.tensorSampler
         let size = Size(width: Double(sampler.image.width), height: Double(sampler.image.height))
         let bounds = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
-        return try BlazePoseDetector(models: modelStore).detect(in: sampler, limit: maximumPeople).map { person in
+        return try LetterboxedSSDDetector(.blazePose, models: modelStore).detect(in: sampler, limit: maximumPeople).map { person in
             let circle =
                 upperBodyOnly
                 ? PersonDetection.circleBox(
