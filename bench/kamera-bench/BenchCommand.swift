@@ -9,6 +9,6 @@ struct BenchCommand: AsyncParsableCommand {
         subcommands: [
             DatasetCommand.self, BarcodesCommand.self, TextDatasetCommand.self, TextCommand.self, VideoReadCommand.self, ModelsCommand.self,
             FaceDatasetCommand.self, FacesCommand.self, LiveDatasetCommand.self, LiveCommand.self, ProfileFacesCommand.self,
-            GeometryDatasetCommand.self, GeometryCommand.self, TrackingDatasetCommand.self, TrackingCommand.self,
+            GeometryDatasetCommand.self, GeometryCommand.self, TrackingDatasetCommand.self, TrackingCommand.self, PeopleCommand.self,
         ])
 }

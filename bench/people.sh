@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# People benchmark, one run, same photos for both: Kamera's body pose, hands and person mask
+# against MediaPipe's own pipelines (mp.solutions Pose full, Hands full, Selfie segmentation
+# general), end to end per photo, with how well they agree; and raw invokes of the same
+# .tflite files in KameraNN and LiteRT, one thread. Photos with people from opencv-doc and
+# scikit-image (no Debian or PyPI package ships close-up hand photos).
+source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
+PEOPLE_VENV="$KAMERA_CACHE/people-bench-venv"
+# MediaPipe 0.10.21 needs numpy < 2: its own environment.
+if ! "$PEOPLE_VENV/bin/python" -c "import mediapipe, ai_edge_litert" 2>/dev/null; then
+    python3 -m venv "$PEOPLE_VENV"
+    "$PEOPLE_VENV/bin/pip" install --quiet --disable-pip-version-check \
+        "mediapipe==$MEDIAPIPE_VERSION" "ai-edge-litert==$LITERT_VERSION" >&2
+fi
+swift build -c release --product kamera-bench >&2
+DATA=/usr/share/doc/opencv-doc/examples/data
+PHOTOS=("$DATA/messi5.jpg" "$DATA/basketball1.png" "$DATA/basketball2.png" "$KAMERA_CACHE/media/astronaut.png"
+    "$KAMERA_CACHE/media/camera.png")
+RESULTS="$(mktemp -d)"
+trap 'rm -rf "$RESULTS"' EXIT
+.build/release/kamera-bench people --masks "$RESULTS/kamera-masks" "${PHOTOS[@]}" > "$RESULTS/kamera.jsonl"
+.build/release/kamera-bench models --runs 100 > "$RESULTS/invokes.jsonl"
+"$PEOPLE_VENV/bin/python" bench/people_peers.py "$KAMERA_MODELS" "$RESULTS/peer-masks" 5 "${PHOTOS[@]}" \
+    > "$RESULTS/peers.json" 2>"$RESULTS/peers.log" || { cat "$RESULTS/peers.log" >&2; exit 1; }
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(grep -qw avx512f /proc/cpuinfo && echo AVX-512 || echo AVX2); MediaPipe $MEDIAPIPE_VERSION (its default threads), LiteRT $LITERT_VERSION"
+"$PEOPLE_VENV/bin/python" bench/people_report.py "$RESULTS/kamera.jsonl" "$RESULTS/peers.json" "$RESULTS/invokes.jsonl"

@@ -1,0 +1,62 @@
+"""Side by side: Kamera's people requests and MediaPipe's pipelines on the same photos, and
+raw invokes of the same models in KameraNN and LiteRT; prints times with ratios and how well
+the two agree.
+
+Usage: people_report.py KAMERA.jsonl PEERS.json KAMERA_INVOKES.jsonl
+"""
+import json
+import sys
+
+import numpy as np
+
+kamera = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+peers = json.load(open(sys.argv[2]))
+invokes = [json.loads(line) for line in open(sys.argv[3]) if line.strip()]
+
+
+def pgm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    parts = data.split(maxsplit=4)
+    width, height = int(parts[1]), int(parts[2])
+    return np.frombuffer(parts[4][: width * height], dtype=np.uint8).reshape(height, width)
+
+
+print("Per photo, end to end (median ms; Kamera / MediaPipe):")
+print(f"{'photo':22} {'body pose':>22} {'hands':>22} {'person mask':>22}  pose agreement  mask IoU")
+totals = {"pose": [0, 0], "hands": [0, 0], "mask": [0, 0]}
+agreements, ious = [], []
+for ours, theirs in zip(kamera, peers["photos"]):
+    name = ours["file"].split("/")[-1]
+    cells = []
+    for key, field in (("pose", "poseMs"), ("hands", "handsMs"), ("mask", "maskMs")):
+        totals[key][0] += ours[field]
+        totals[key][1] += theirs[field]
+        cells.append(f"{ours[field]:6.1f} / {theirs[field]:6.1f} {ours[field] / theirs[field]:5.2f}×")
+    # Keypoints within 5 % of the torso (MediaPipe's shoulders' middle to hips' middle).
+    agreement = "-"
+    if ours["landmarks"] and theirs["landmarks"]:
+        a, b = np.array(ours["landmarks"]), np.array(theirs["landmarks"])
+        torso = np.linalg.norm((b[11] + b[12]) / 2 - (b[23] + b[24]) / 2)
+        share = float(np.mean(np.linalg.norm(a - b, axis=1) <= 0.05 * torso))
+        agreements.append(share)
+        agreement = f"{100 * share:.0f} %"
+    elif ours["landmarks"] or theirs["landmarks"]:
+        agreement = "only " + ("Kamera" if ours["landmarks"] else "MediaPipe")
+    m, n = pgm(ours["mask"]) >= 128, pgm(theirs["mask"]) >= 128
+    union = np.logical_or(m, n).sum()
+    iou = float(np.logical_and(m, n).sum() / union) if union else 1.0
+    ious.append(iou)
+    print(f"{name:22} {cells[0]:>22} {cells[1]:>22} {cells[2]:>22}  {agreement:>14}  {iou:8.3f}")
+print(
+    "all photos:            "
+    + "  ".join(f"{key} {t[0]:.0f} / {t[1]:.0f} ms = {t[0] / t[1]:.2f}×" for key, t in totals.items()))
+if agreements:
+    print(f"pose keypoints within 5 % of the torso: {100 * np.mean(agreements):.1f} % (mean over {len(agreements)} photos)")
+print(f"person mask IoU (general model, image size, ≥ 0.5): mean {np.mean(ious):.3f}, lowest {min(ious):.3f}")
+print()
+print("Raw invokes, one thread, input in place (median ms; KameraNN / LiteRT):")
+for entry in invokes:
+    theirs = peers["invokes"].get(entry["model"])
+    if theirs:
+        print(f"  {entry['model']:38} {entry['median_ms']:7.2f} / {theirs:7.2f} = {entry['median_ms'] / theirs:.2f}×")
