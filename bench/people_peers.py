@@ -37,13 +37,14 @@ for path in photos:
     h, w = rgb.shape[:2]
     found, pose_ms = timed(lambda: pose.process(rgb))
     landmarks = [[p.x * w, p.y * h] for p in found.pose_landmarks.landmark] if found.pose_landmarks else []
+    visibility = [p.visibility for p in found.pose_landmarks.landmark] if found.pose_landmarks else []
     found_hands, hands_ms = timed(lambda: hands.process(rgb))
     wrists = [[m.landmark[0].x * w, m.landmark[0].y * h] for m in (found_hands.multi_hand_landmarks or [])]
     segmented, mask_ms = timed(lambda: selfie.process(rgb))
     mask_path = os.path.join(mask_dir, os.path.splitext(os.path.basename(path))[0] + ".pgm")
     cv2.imwrite(mask_path, (np.clip(segmented.segmentation_mask, 0, 1) * 255).round().astype(np.uint8))
     results.append({"file": path, "poseMs": pose_ms, "handsMs": hands_ms, "maskMs": mask_ms, "landmarks": landmarks,
-                    "wrists": wrists, "mask": mask_path})
+                    "visibility": visibility, "wrists": wrists, "mask": mask_path})
 
 # Raw invokes, one thread, input in place: the same files KameraNN runs.
 from ai_edge_litert.interpreter import Interpreter  # noqa: E402

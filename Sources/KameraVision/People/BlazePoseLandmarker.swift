@@ -20,15 +20,44 @@ struct BlazePoseLandmarker: Sendable {
     }
 
     private let sessions: InferenceSessionPool
-    private let landmarksOutput: Int, flagOutput: Int
+    private let landmarksOutput: Int, flagOutput: Int, heatmapOutput: Int
 
     init(models: ModelStore) throws {
         sessions = try models.sessions(.poseLandmarkFull)
         let shapes = sessions.network.outputShapes
-        guard let landmarks = shapes.firstIndex(of: [1, 195]), let flag = shapes.firstIndex(of: [1, 1]) else {
+        guard let landmarks = shapes.firstIndex(of: [1, 195]), let flag = shapes.firstIndex(of: [1, 1]),
+            let heatmap = shapes.firstIndex(of: [1, 64, 64, 39])
+        else {
             throw KameraError.invalidModel(path: sessions.network.path, reason: "unexpected outputs \(shapes)")
         }
-        (landmarksOutput, flagOutput) = (landmarks, flag)
+        (landmarksOutput, flagOutput, heatmapOutput) = (landmarks, flag, heatmap)
+    }
+
+    static func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-min(max(x, -80), 80))) }
+
+    /// Heatmap size and the window the refinement averages over (MediaPipe's
+    /// `RefineLandmarksFromHeatmapCalculator`: kernel 7, refined where the heatmap's peak in
+    /// the window reaches 0.5).
+    static let heatmapSize = 64, heatmapWindow = 3
+    static let refineAbove: Float = 0.5
+
+    /// A landmark's position (0…1 across the region) moved to the confidence-weighted centre
+    /// of its heatmap round it, as MediaPipe's pipeline does: the regression alone sits a few
+    /// pixels off the joint.
+    static func refined(u: Double, v: Double, landmark: Int, heatmap: UnsafeBufferPointer<Float>) -> (Double, Double) {
+        let n = heatmapSize, channels = 39
+        let (column, row) = (Int((u * Double(n)).rounded(.down)), Int((v * Double(n)).rounded(.down)))
+        guard (0..<n).contains(column), (0..<n).contains(row) else { return (u, v) }
+        var (sum, peak, weightedColumn, weightedRow) = (Float(0), Float(0), Float(0), Float(0))
+        for y in max(0, row - heatmapWindow)...min(n - 1, row + heatmapWindow) {
+            for x in max(0, column - heatmapWindow)...min(n - 1, column + heatmapWindow) {
+                let confidence = sigmoid(heatmap[(y * n + x) * channels + landmark])
+                (sum, peak) = (sum + confidence, max(peak, confidence))
+                (weightedColumn, weightedRow) = (weightedColumn + Float(x) * confidence, weightedRow + Float(y) * confidence)
+            }
+        }
+        guard peak >= refineAbove, sum > 0 else { return (u, v) }
+        return (Double(weightedColumn / sum) / Double(n), Double(weightedRow / sum) / Double(n))
     }
 
     /// The landmarks in `region`, and the model's score that a person is there.
@@ -37,14 +66,14 @@ struct BlazePoseLandmarker: Sendable {
         return sessions.withSession { session in
             session.withInput { sampler.sample(region, into: $0, width: size, height: size, range: 0...1) }
             session.invoke()
-            let raw = session.output(landmarksOutput)
-            func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-min(max(x, -80), 80))) }
+            let raw = session.output(landmarksOutput), heatmap = session.output(heatmapOutput)
             let points = (0..<Self.landmarkCount).map { i -> Landmark in
                 let at = 5 * i
+                let (u, v) = Self.refined(
+                    u: Double(raw[at]) / Double(size), v: Double(raw[at + 1]) / Double(size), landmark: i, heatmap: heatmap)
                 return Landmark(
-                    position: region.imagePoint(u: Double(raw[at]) / Double(size), v: Double(raw[at + 1]) / Double(size)),
-                    depth: Double(raw[at + 2]) / Double(size) * region.width, visibility: sigmoid(raw[at + 3]),
-                    presence: sigmoid(raw[at + 4]))
+                    position: region.imagePoint(u: u, v: v), depth: Double(raw[at + 2]) / Double(size) * region.width,
+                    visibility: Self.sigmoid(raw[at + 3]), presence: Self.sigmoid(raw[at + 4]))
             }
             // The flag is a probability already (a sigmoid ends the branch); clamped against a stray value.
             return (points, min(max(session.output(flagOutput)[0], 0), 1))
