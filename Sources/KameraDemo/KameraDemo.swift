@@ -72,6 +72,29 @@ struct KameraDemo: AsyncParsableCommand {
                 input: try SampleMedia.url("imageTextR.png").path, width: page.width, height: page.height,
                 barcodes: nil, text: lines.map(TextRecord.init), annotated: textPath.path))
 
+        // People: body poses, hands and the person mask on opencv-doc's photos of a footballer
+        // and of a player catching a ball.
+        var bodiesFound = 0, handsFound = 0
+        for name in ["messi5.jpg", "basketball1.png"] {
+            let url = try SampleMedia.url(name)
+            let image = try Image(contentsOf: url)
+            let handler = ImageRequestHandler(image)
+            let (bodies, hands, mask) = try await handler.perform(
+                DetectHumanBodyPoseRequest(), DetectHumanHandPoseRequest(), GeneratePersonSegmentationRequest())
+            (bodiesFound, handsFound) = (bodiesFound + bodies.count, handsFound + hands.count)
+            var canvas = Canvas(image.pixelBuffer.converted(to: .rgb8))
+            PersonMaskOverlay().draw(mask, on: &canvas)
+            BodyPoseOverlay().draw(bodies, on: &canvas)
+            HandPoseOverlay().draw(hands, on: &canvas)
+            let annotatedPath = directory.appendingPathComponent("people_\(url.deletingPathExtension().lastPathComponent).annotated.png")
+            try ImageEncoder.write(canvas.buffer, to: annotatedPath)
+            var result = DetectionReport.FileResult(
+                input: url.path, width: image.width, height: image.height, annotated: annotatedPath.path)
+            (result.bodies, result.hands) = (bodies.map(BodyPoseRecord.init), hands.map(HandPoseRecord.init))
+            result.personMask = PersonMaskRecord(mask, quality: .accurate)
+            report.results.append(result)
+        }
+
         // Faces: landmarks and head pose on real photos (opencv-doc and scikit-image).
         var facesFound = 0
         for (name, _) in SampleMedia.facePhotos {
@@ -106,9 +129,10 @@ struct KameraDemo: AsyncParsableCommand {
         try StandardStreams.outputLine(
             "demo: decoded \(found) of \(expected) codes; found \(facesFound) faces with landmarks in \(SampleMedia.facePhotos.count) photos; "
                 + "tracked \(live.faceIDs) face ID(s) and \(live.codes) code(s) through \(live.frames) frames; read \(lines.count) text lines; "
+                + "posed \(bodiesFound) bodies and \(handsFound) hands in 2 photos; "
                 + "recorded \(summary.frames) frames (\(summary.stopReason.rawValue)) and a \(thumbnail.width)×\(thumbnail.height) thumbnail; "
                 + "files in \(directory.path)")
-        if found < expected || facesFound != SampleMedia.facePhotos.count || live.faceIDs != 1 || live.codes != 1
+        if found < expected || facesFound != SampleMedia.facePhotos.count || live.faceIDs != 1 || live.codes != 1 || bodiesFound != 2
             || lines.count < 12 || summary.frames != 60
         {
             throw ExitCode(1)

@@ -311,11 +311,12 @@ func kamera(
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("decoded 11 of 11 codes; found 3 faces with landmarks in 3 photos; tracked 1 face ID(s) and 1 code(s)"))
         #expect(run.stdout.contains("recorded 60 frames (maximumDurationReached) and a 100×56 thumbnail"))
+        #expect(run.stdout.contains("posed 2 bodies and"))
         // A readable table and the summary, not thousands of lines of JSON (that is --json).
         #expect(run.stdout.hasPrefix("INPUT") && run.stdout.split(separator: "\n").count < 80)
         for file in [
             "scene1.annotated.png", "text.annotated.png", "pattern.mov", "pattern_thumbnail.png",
-            "faces_astronaut.annotated.png", "live.annotated.mp4",
+            "faces_astronaut.annotated.png", "live.annotated.mp4", "people_messi5.annotated.png", "people_basketball1.annotated.png",
         ] {
             #expect(FileManager.default.fileExists(atPath: out + "/" + file), "\(file)")
         }
