@@ -1,4 +1,4 @@
-// Depthwise convolution (multiplier 1), with a 3×3 interior path.
+// Depthwise convolution (multiplier 1), with 3×3 and 5×5 interior paths.
 #include "knn_vector.h"
 
 // --- depthwise ---------------------------------------------------------------
@@ -34,6 +34,32 @@ void knn_depthwise(const float *in, int ih, int iw, int c, const float *packed, 
         int iy0, ky0, ky1;
         knn_rows_inside(oy, sh, pad_top, kh, dh, ih, &iy0, &ky0, &ky1);
         int full_rows = ky0 == 0 && ky1 == kh;
+        if (kh == 5 && kw == 5 && dh == 1 && dw == 1 && full_rows) {
+            // 5×5 interior (the palm and pose models): no clipping, the 25 taps unrolled; the
+            // weights come from L1 each pixel (25 of them would not stay in registers).
+            for (int ox = 0; ox < ox_lo; ox++) DEPTHWISE_PIXEL(ox);
+            for (int b = 0; b < blocks; b++) {
+                const float *w = packed + b * KNN_BLOCK;
+                v16 bv = load16(bias + b * KNN_BLOCK);
+                size_t left = (size_t)(c - b * KNN_BLOCK);
+                const float *rows = in + (size_t)iy0 * iw * c + b * KNN_BLOCK;
+                for (int ox = ox_lo; ox < ox_hi; ox++) {
+                    const float *p = rows + (size_t)(ox * sw - pad_left) * c;
+                    v16 acc = bv;
+                    for (int ky = 0; ky < 5; ky++) {
+                        const float *r = p + (size_t)ky * iw * c, *wr = w + (size_t)ky * 5 * cpad;
+                        acc += load16(r) * load16(wr);
+                        acc += load16(r + c) * load16(wr + cpad);
+                        acc += load16(r + 2 * c) * load16(wr + 2 * cpad);
+                        acc += load16(r + 3 * c) * load16(wr + 3 * cpad);
+                        acc += load16(r + 4 * c) * load16(wr + 4 * cpad);
+                    }
+                    store_n(out + ((size_t)oy * ow + ox) * c + b * KNN_BLOCK, activate(acc, act, b), left);
+                }
+            }
+            for (int ox = ox_hi; ox < ow; ox++) DEPTHWISE_PIXEL(ox);
+            continue;
+        }
         if (!(kh == 3 && kw == 3 && dh == 1 && dw == 1 && full_rows)) {
             for (int ox = 0; ox < ow; ox++) DEPTHWISE_PIXEL(ox);
             continue;

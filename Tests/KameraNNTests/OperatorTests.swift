@@ -84,8 +84,11 @@ struct OperatorTests {
     }
 
     @Test(
-        "DEPTHWISE_CONV_2D: 3×3 and 5×5, stride 1 and 2, channel tails",
-        arguments: [(3, 1, true, 24), (3, 2, true, 17), (5, 1, true, 48), (5, 2, true, 40), (3, 1, false, 5), (5, 2, false, 33)])
+        "DEPTHWISE_CONV_2D: 3×3 and 5×5, stride 1 and 2, SAME and VALID, channel tails",
+        arguments: [
+            (3, 1, true, 24), (3, 2, true, 17), (5, 1, true, 48), (5, 2, true, 40), (3, 1, false, 5), (5, 2, false, 33),
+            (5, 1, false, 21),
+        ])
     func depthwise(kernel: Int, stride: Int, same: Bool, channels: Int) throws {
         var seed = UInt64(kernel * 7 + stride + channels)
         let input = Tensor3.random(16, 15, channels, seed: &seed)
