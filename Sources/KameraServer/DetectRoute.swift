@@ -19,8 +19,9 @@ struct DetectRoute: Sendable {
         let (data, reservation) = try await RequestBody.collect(request, limits: services.limits, budget: services.budget)
         var decoding = ImageDecodingOptions(
             maximumPixelCount: services.limits.maximumPixelCount, acceptsDamagedData: true, decodesLuminanceOnly: !analysis.needsColour)
-        // Decoded RGB plus the analysis' own planes: about four bytes a pixel.
-        decoding.admitsPixels = { width, height in try reservation.grow(by: width * height * 4) }
+        // Decoded RGB plus the analysis' own planes (and a full-size person mask's).
+        let bytesPerPixel = analysis.workingBytesPerPixel
+        decoding.admitsPixels = { width, height in try reservation.grow(by: width * height * bytesPerPixel) }
         let options = decoding
         let result = try await APIError.mappingKameraErrors {
             try await services.admission.run(timeout: services.limits.requestTimeout) {

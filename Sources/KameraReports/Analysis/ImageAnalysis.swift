@@ -71,6 +71,14 @@ package struct ImageAnalysis: Sendable {
         (self.personMask, self.bodies, self.hands) = (personMask, bodies, hands)
     }
 
+    /// Bytes a pixel the analysis holds besides the decoded image's own, for the server's memory
+    /// budget: the requests' gray and sampling planes (4), and a person mask at the image's
+    /// size with its guided filter's coefficients (16 more).
+    package var workingBytesPerPixel: Int {
+        let fullSizeMask = personMask.map { ($0.maskSize ?? ($0.qualityLevel == .accurate ? .image : .model)) == .image } ?? false
+        return fullSizeMask ? 20 : 4
+    }
+
     /// Whether a request needs the image's colours (the face and person models); the others
     /// read gray levels, which a decoder can produce for less.
     package var needsColour: Bool { faces != nil || personMask != nil || bodies != nil || hands != nil }
@@ -123,7 +131,9 @@ package struct ImageAnalysis: Sendable {
             findings.bodies = try request.perform(in: context)
             result.bodies = findings.bodies.map(BodyPoseRecord.init)
         }
-        if let request = hands {
+        if var request = hands {
+            // The bodies just found lead to the hands: the body pose runs once.
+            if bodies != nil { request.inputBodyObservations = findings.bodies }
             findings.hands = try request.perform(in: context)
             result.hands = findings.hands.map(HandPoseRecord.init)
         }

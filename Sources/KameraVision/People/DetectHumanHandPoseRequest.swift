@@ -12,6 +12,10 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
     public var maximumHandCount: Int
     /// Hands the landmark model is less sure are there are dropped (0…1).
     public var minimumConfidence: Float
+    /// Body poses already found in the same image (and region), whose wrists lead to the
+    /// hands; nil runs `DetectHumanBodyPoseRequest` itself. (As Vision's landmark request takes
+    /// `inputFaceObservations`: a caller asking for bodies and hands finds the bodies once.)
+    public var inputBodyObservations: [HumanBodyPoseObservation]?
     public var regionOfInterest = NormalizedRect.fullImage
     /// Where the models are read from.
     public var modelStore = ModelStore.default
@@ -34,7 +38,7 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
         var candidates: [(region: RotatedRect, side: HumanHandPoseObservation.Chirality?)] = []
         var bodyPose = DetectHumanBodyPoseRequest(maximumPeople: max(1, (maximumHandCount + 1) / 2))
         bodyPose.modelStore = modelStore
-        for pose in try bodyPose.perform(in: region) {
+        for pose in try inputBodyObservations ?? bodyPose.perform(in: region) {
             for side in [HumanHandPoseObservation.Chirality.left, .right] {
                 if let hand = Self.handRegion(of: pose, side: side) { candidates.append((hand, side)) }
             }

@@ -20,7 +20,11 @@ public struct PersonSegmentationObservation: Sendable {
         var buffer = PixelBuffer(width: width, height: height, format: .gray8)
         buffer.bytes.withUnsafeMutableBufferPointer { bytes in
             for y in 0..<height {
-                for x in 0..<width { bytes[y * buffer.bytesPerRow + x] = UInt8((values[y * width + x] * 255).rounded()) }
+                for x in 0..<width {
+                    // A corrupt model's NaN reads as background, never a trap in the conversion.
+                    let value = values[y * width + x]
+                    bytes[y * buffer.bytesPerRow + x] = value.isNaN ? 0 : UInt8((min(max(value, 0), 1) * 255).rounded())
+                }
             }
         }
         return buffer
