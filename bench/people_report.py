@@ -61,8 +61,9 @@ if agreements:
         f"pose keypoints within 5 % of the torso: {100 * np.mean(agreements):.1f} % of all 33, "
         f"{100 * np.mean(visible_agreements):.1f} % of those MediaPipe sees (mean over {len(agreements)} photos)")
 print(f"person mask IoU (general model, image size, ≥ 0.5): mean {np.mean(ious):.3f}, lowest {min(ious):.3f}")
-print()
-print("Raw invokes, one thread, input in place (median ms; KameraNN / LiteRT):")
+if invokes:
+    print()
+    print("Raw invokes, one thread, input in place (median ms; KameraNN / LiteRT):")
 for entry in invokes:
     theirs = peers["invokes"].get(entry["model"])
     if theirs:
