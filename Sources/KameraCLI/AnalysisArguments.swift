@@ -5,6 +5,7 @@ import KameraReports
 extension FaceMode: ExpressibleByArgument {}
 extension DetectBarcodesRequest.Effort: ExpressibleByArgument {}
 extension GeneratePersonSegmentationRequest.QualityLevel: ExpressibleByArgument {}
+extension BackgroundStyle: ExpressibleByArgument {}
 
 /// `AnalysisOptions` as flags, shared by `kamera detect` and `kamera scan`: each flag is an
 /// option's name in kebab case, with the option's own help; the checks are the options'.
@@ -32,6 +33,9 @@ struct AnalysisArguments: ParsableArguments {
     @Option(help: ArgumentHelp(Key.personMask.help, valueName: "quality")) var personMask: GeneratePersonSegmentationRequest.QualityLevel?
     @Flag(help: ArgumentHelp(Key.bodies.help)) var bodies = false
     @Flag(help: ArgumentHelp(Key.hands.help)) var hands = false
+    @Option(help: ArgumentHelp(Key.background.help, valueName: "blur|color")) var background: BackgroundStyle?
+    @Option(parsing: .unconditional, help: ArgumentHelp(Key.blurRadius.help)) var blurRadius: Double?
+    @Option(help: ArgumentHelp(Key.backgroundColor.help, valueName: "#rrggbb")) var backgroundColor: String?
 
     /// The options these flags give.
     /// - Throws: `KameraError.invalidArgument` for a list or region that does not parse.
@@ -55,6 +59,7 @@ struct AnalysisArguments: ParsableArguments {
         options.personMask = personMask
         options.bodies = bodies ? true : nil
         options.hands = hands ? true : nil
+        (options.background, options.blurRadius, options.backgroundColor) = (background, blurRadius, backgroundColor)
         if let regionOfInterest {
             let numbers = regionOfInterest.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard numbers.count == 4 else { throw KameraError.invalidArgument("regionOfInterest must be four numbers: x,y,width,height") }
@@ -69,6 +74,8 @@ struct AnalysisArguments: ParsableArguments {
         // silently read codes).
         if maxRectangles != nil, !rectangles { throw ValidationError("--max-rectangles (--max) needs --rectangles") }
         if maxFaces != nil, !(faces || landmarks) { throw ValidationError("--max-faces needs --faces or --landmarks") }
+        if blurRadius != nil, background != .blur { throw ValidationError("--blur-radius needs --background blur") }
+        if backgroundColor != nil, background != .color { throw ValidationError("--background-color needs --background color") }
         do {
             try options().validate()
         } catch let error as KameraError where error.code == .invalidArgument {

@@ -70,7 +70,8 @@ struct ScanCommand: ParsableCommand {
         let font = try? FontFace.standard()
         let started = Date()
         var scanned = 0, skipped = 0, lastReport = 0.0
-        var facesSeen = Set<Int>(), codesSeen = Set<String>()
+        var facesSeen = Set<Int>(), codesSeen = Set<String>(), bodiesSeen = Set<Int>(), handsSeen = Set<Int>()
+        let background = try options.backgroundEffect(width: reader.width, height: reader.height)
         while !interrupt.isRaised, maxFrames.map({ scanned + skipped < $0 }) ?? true,
             let frame = try reader.nextFrame()
         {
@@ -84,9 +85,13 @@ struct ScanCommand: ParsableCommand {
             scanned += 1
             facesSeen.formUnion(result.faces.map(\.faceID))
             codesSeen.formUnion(result.barcodes.map(\.key))
-            try lines.emit(try ScanRecord.line(result, includesRectangles: options.detectsRectangles))
+            bodiesSeen.formUnion(result.bodies.map(\.bodyID))
+            handsSeen.formUnion(result.hands.map(\.handID))
+            try lines.emit(try ScanRecord.line(result, options: options))
             if let recorder {
-                var canvas = Canvas(frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8))
+                var picture = frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8)
+                if let background, let mask = result.personMask { picture = try mask.applying(background, to: picture) }
+                var canvas = Canvas(picture)
                 ScanOverlay().draw(result, on: &canvas, font: font)
                 _ = try recorder.append(
                     canvas.buffer.croppedToEven(width: recorder.settings.width, height: recorder.settings.height),
@@ -97,9 +102,10 @@ struct ScanCommand: ParsableCommand {
                 lastReport = now
                 StandardStreams.progress(
                     String(
-                        format: "scan: %d frames (%.1f fps), %d skipped, t=%.1f s, %d faces, %d codes seen",
+                        format: "scan: %d frames (%.1f fps), %d skipped, t=%.1f s, %@ seen",
                         scanned, Double(scanned) / max(now, 1e-3), skipped, frame.time,
-                        facesSeen.count, codesSeen.count))
+                        Self.counts(
+                            faces: facesSeen.count, codes: codesSeen.count, bodies: bodiesSeen.count, hands: handsSeen.count, options)))
             }
         }
         try lines.emit(try ScanRecord.endLine(scanner.finish()))
@@ -108,9 +114,20 @@ struct ScanCommand: ParsableCommand {
         let seconds = Date().timeIntervalSince(started)
         StandardStreams.progress(
             String(
-                format: "scan: %d frames in %.1f s (%.1f fps), %d skipped, %d faces, %d codes%@",
-                scanned, seconds, Double(scanned) / max(seconds, 1e-3), skipped, facesSeen.count,
-                codesSeen.count, summary.map { ", annotated movie \($0.path)" } ?? ""))
+                format: "scan: %d frames in %.1f s (%.1f fps), %d skipped, %@%@",
+                scanned, seconds, Double(scanned) / max(seconds, 1e-3), skipped,
+                Self.counts(faces: facesSeen.count, codes: codesSeen.count, bodies: bodiesSeen.count, hands: handsSeen.count, options),
+                summary.map { ", annotated movie \($0.path)" } ?? ""))
         StandardStreams.endProgress()
+    }
+
+    /// "3 faces, 1 code, 2 bodies": what was looked for, counted.
+    private static func counts(faces: Int, codes: Int, bodies: Int, hands: Int, _ options: AnalysisOptions) -> String {
+        var parts: [String] = []
+        if options.detectsFaces(in: .stream) { parts.append("\(faces) faces") }
+        if options.readsBarcodes { parts.append("\(codes) codes") }
+        if options.bodies == true { parts.append("\(bodies) bodies") }
+        if options.hands == true { parts.append("\(hands) hands") }
+        return parts.isEmpty ? "nothing looked for" : parts.joined(separator: ", ")
     }
 }

@@ -37,6 +37,11 @@ final class LiveSession: @unchecked Sendable {
         (self.recording, self.recordsFrames, self.maximumPixelCount) = (recording, recordsFrames, maximumPixelCount)
     }
 
+    /// Whether the clients asked for the background to be replaced: the frames shown and
+    /// recorded are then the analysed ones with their background changed (a server camera's
+    /// capture thread leaves the recording to the analysis).
+    var replacesBackground: Bool { options.withLock { $0.background != nil } }
+
     /// Takes new options; the scanner is rebuilt at the next frame if they changed.
     func update(_ new: AnalysisOptions) {
         options.withLock { $0 = new }
@@ -88,15 +93,20 @@ final class LiveSession: @unchecked Sendable {
             scannerOptions = wanted
         }
         let scan = try scanner!.scan(image, at: time)
-        if recordsFrames { recording.append(image, at: time, frameRate: 30) }
+        // The background is changed here, on the analysis thread, for the view and the recording alike.
+        var shown = image
+        let effect = try wanted.backgroundEffect(width: image.width, height: image.height)
+        if let effect, let mask = scan.personMask { shown = try mask.applying(effect, to: image) }
+        if recordsFrames || effect != nil { recording.append(shown, at: time, frameRate: 30) }
         let elapsed = (ContinuousClock.now - began) / .milliseconds(1)
         let message = try LiveFrameResult(
             head: .init(
                 id: frame.id, width: image.width, height: image.height, analysisMs: (elapsed * 10).rounded() / 10,
                 dropped: dropped, recording: recording.current?.seconds),
-            scan: ScanRecord(scan, includesRectangles: wanted.detectsRectangles)
+            scan: ScanRecord(scan, options: wanted)
         ).json()
-        let jpeg = preview ? try ImageEncoder.encode(image, as: .jpeg(quality: 80)) : nil
+        // A page showing its own camera needs the picture back once the server changes it.
+        let jpeg = preview || effect != nil ? try ImageEncoder.encode(shown, as: .jpeg(quality: 80)) : nil
         return (.result(id: frame.id, message: message, preview: jpeg), Self.sightings(in: scan))
     }
 

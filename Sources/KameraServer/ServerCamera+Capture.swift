@@ -36,7 +36,8 @@ extension ServerCamera {
                         hint: "check the camera and its cable")
                     break
                 }
-                recording.append(frame.pixelBuffer, at: frame.time, frameRate: feed.frameRate)
+                // With the background replaced, the analysis records the frames it changed.
+                if !session.replacesBackground { recording.append(frame.pixelBuffer, at: frame.time, frameRate: feed.frameRate) }
                 queue.yield(LiveFrame(id: UInt32(truncatingIfNeeded: frame.index), picture: .decoded(frame.pixelBuffer, time: frame.time)))
             }
         } catch let error as KameraError {
@@ -65,12 +66,12 @@ extension ServerCamera {
         if failure == nil { startCaptureIfNeeded() }
     }
 
-    /// Analyses the newest captured frame whenever a slot is free and someone is watching,
-    /// and sends it with its result to every watcher.
+    /// Analyses the newest captured frame whenever a slot is free and someone is watching (or
+    /// a recording needs its background changed), and sends it with its result to every watcher.
     private func analyse(_ queue: LiveFrameQueue) async {
-        let watchers = watchers
+        let (watchers, session, recording) = (watchers, session, recording)
         try? await session.run(queue, admission: services.admission, library: services.library, logger: services.logger, previews: true) {
-            !watchers.isEmpty
+            !watchers.isEmpty || (session.replacesBackground && recording.isRecording)
         } deliver: { delivery in
             switch delivery {
             case .result(let id, let message, let jpeg):

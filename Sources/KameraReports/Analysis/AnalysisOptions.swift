@@ -41,11 +41,18 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     package var personMask: GeneratePersonSegmentationRequest.QualityLevel?
     package var bodies: Bool?
     package var hands: Bool?
+    // What a stream's background becomes (streams only; implies a person mask).
+    package var background: BackgroundStyle?
+    package var blurRadius: Double?
+    package var backgroundColor: String?
 
     package init() {}
 
-    /// Whether any detector was named, true or false.
-    package var namesDetector: Bool { Self.detectorFlags.contains { self[keyPath: $0.1] != nil } || personMask != nil }
+    /// Whether any detector was named, true or false (a mask or a background counts: asking
+    /// for a blurred background alone should not also read codes and faces).
+    package var namesDetector: Bool {
+        Self.detectorFlags.contains { self[keyPath: $0.1] != nil } || personMask != nil || background != nil
+    }
 
     /// The detectors named by a flag alone, with their keys.
     /// (Computed: key paths are not `Sendable`.)
@@ -99,6 +106,10 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
                     },
                 "language '\(language.prefix(40))' is not a Tesseract code or BCP 47 tag")
         }
+        if let blurRadius {
+            try check(blurRadius.isFinite && (1...200).contains(blurRadius), "blurRadius must be 1…200 pixels")
+        }
+        if let backgroundColor { _ = try BackgroundStyle.rgb(backgroundColor) }
         if let region = regionOfInterest {
             let values = [region.x, region.y, region.width, region.height]
             try check(
@@ -112,6 +123,9 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     /// - Throws: `KameraError.invalidArgument` when `validate()` does.
     package func imageAnalysis() throws -> ImageAnalysis {
         try validate()
+        guard background == nil else {
+            throw KameraError.invalidArgument("background is for streams (the live view, its recordings, kamera scan --annotate)")
+        }
         let region = regionOfInterest ?? .fullImage
         var codes = DetectBarcodesRequest(
             symbologies: symbologies ?? BarcodeSymbology.allCases, effort: effort ?? .balanced, maximumCount: maxCodes ?? 0)
@@ -159,15 +173,6 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
             throw KameraError.invalidArgument(
                 "regionOfInterest is for single images: a stream is tracked in whole frames (crop the frames)")
         }
-        guard personMask == nil else {
-            throw KameraError.invalidArgument("personMask is for single images so far: streams do not segment people yet")
-        }
-        guard bodies != true else {
-            throw KameraError.invalidArgument("bodies is for single images so far: streams do not follow bodies yet")
-        }
-        guard hands != true else {
-            throw KameraError.invalidArgument("hands is for single images so far: streams do not follow hands yet")
-        }
         // Whole frames, no tiles, unless a mode is named: tiling every frame of a video costs
         // 7× the frame rate (9 fps instead of 68 on Megamind.avi).
         let detection = faceRequest(
@@ -189,7 +194,20 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
                     symbologies: symbologies ?? BarcodeSymbology.allCases, effort: effort ?? .fast, maximumCount: maxCodes ?? 0) : nil,
             frameBudget: frameBudget,
             rectangles: detectsRectangles ? rectangleRequest : nil,
-            text: detectsText ? DetectTextRectanglesRequest(languages: languages) : nil)
+            text: detectsText ? DetectTextRectanglesRequest(languages: languages) : nil,
+            bodies: bodies == true ? DetectHumanBodyPoseRequest(maximumPeople: 4) : nil,
+            hands: hands == true ? DetectHumanHandPoseRequest(maximumHandCount: 4) : nil,
+            personSegmentation: segmentsStream
+                ? GeneratePersonSegmentationRequest(qualityLevel: personMask ?? .fast, maskSize: .model) : nil)
+    }
+
+    /// Whether a stream's frames get a person mask: asked for, or needed for the background.
+    package var segmentsStream: Bool { personMask != nil || background != nil }
+
+    /// The background effect for a stream's frames of `width` × `height`, nil when none.
+    /// - Throws: `KameraError.invalidArgument` for a colour that is not `#rrggbb`.
+    package func backgroundEffect(width: Int, height: Int) throws -> BackgroundEffect? {
+        try background?.effect(blurRadius: blurRadius, color: backgroundColor, width: width, height: height)
     }
 
     /// `base` with the face options that do not depend on the medium.
@@ -210,6 +228,7 @@ extension AnalysisOptions {
     package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
         case barcodes, symbologies, effort, maxCodes, faces, landmarks, faceMode, minFaceSize, minConfidence, maxFaces
         case text, recognize, languages, rectangles, maxRectangles, regionOfInterest, personMask, bodies, hands
+        case background, blurRadius, backgroundColor
 
         /// What the option does, for the CLI's help and the OpenAPI document.
         package var help: String {
@@ -233,11 +252,17 @@ extension AnalysisOptions {
             case .maxRectangles: "Most rectangles reported, 0 = all (default 1, as Vision)."
             case .regionOfInterest:
                 "Analyse only this part of a photo: x,y,width,height normalized 0…1 with a lower-left origin, as Vision (results are relative to it)."
-            case .hands: "Find hands: 21 joints each and which hand it is, up to 8 (photos)."
-            case .bodies: "Find people's body poses: Vision's 19 joints with their confidences (photos)."
+            case .hands: "Find hands: 21 joints each and which hand it is, up to 8 in photos, 4 followed with IDs in streams."
+            case .bodies:
+                "Find people's body poses: Vision's 19 joints with their confidences (up to 8 in photos, 4 followed with IDs in streams)."
             case .personMask:
-                "Segment the people in a photo at quality fast, balanced or accurate (accurate follows the image's edges at full size); "
-                    + "reports the share of the image and where they are."
+                "Segment the people at quality fast, balanced or accurate (accurate follows the image's edges at full size; streams "
+                    + "default to fast, steadied between frames); reports the share of the image and where they are."
+            case .background:
+                "Streams: replace the background behind the people with a blur or a colour (the live view and its recordings, "
+                    + "kamera scan --annotate)."
+            case .blurRadius: "Background blur radius in pixels, 1…200 (default: 4 % of the frame's shorter side)."
+            case .backgroundColor: "Background colour, #rrggbb (default #00b140, green-screen green)."
             }
         }
 
@@ -262,6 +287,9 @@ extension AnalysisOptions {
                     "type": "string",
                     "enum": .array(GeneratePersonSegmentationRequest.QualityLevel.allCases.map { .string($0.rawValue) }),
                 ]
+            case .background: ["type": "string", "enum": .array(BackgroundStyle.allCases.map { .string($0.rawValue) })]
+            case .blurRadius: ["type": "number", "minimum": 1, "maximum": 200]
+            case .backgroundColor: ["type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"]
             }
         }
     }
@@ -290,6 +318,9 @@ extension AnalysisOptions {
             regionOfInterest = NormalizedRect(x: region[0], y: region[1], width: region[2], height: region[3])
         }
         personMask = try values.decodeIfPresent(GeneratePersonSegmentationRequest.QualityLevel.self, forKey: .personMask)
+        background = try values.decodeIfPresent(BackgroundStyle.self, forKey: .background)
+        blurRadius = try values.decodeIfPresent(Double.self, forKey: .blurRadius)
+        backgroundColor = try values.decodeIfPresent(String.self, forKey: .backgroundColor)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -307,6 +338,9 @@ extension AnalysisOptions {
         try values.encodeIfPresent(
             regionOfInterest.map { [$0.x, $0.y, $0.width, $0.height] }, forKey: .regionOfInterest)
         try values.encodeIfPresent(personMask, forKey: .personMask)
+        try values.encodeIfPresent(background, forKey: .background)
+        try values.encodeIfPresent(blurRadius, forKey: .blurRadius)
+        try values.encodeIfPresent(backgroundColor, forKey: .backgroundColor)
     }
 
     /// Decodes options from a JSON text, every failure as one readable invalid-argument error.

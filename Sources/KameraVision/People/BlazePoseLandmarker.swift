@@ -60,13 +60,27 @@ struct BlazePoseLandmarker: Sendable {
         return (Double(weightedColumn / sum) / Double(n), Double(weightedRow / sum) / Double(n))
     }
 
-    /// The landmarks in `region`, and the model's score that a person is there.
-    func landmarks(in sampler: TensorSampler, region: RotatedRect) -> (points: [Landmark], score: Float) {
+    /// What the model found in one region.
+    struct Result: Sendable {
+        var points: [Landmark]
+        /// The model's score that a person is in the region (0 when its output is not finite).
+        var score: Float
+        /// Where to look for the same person in the next frame of a stream: MediaPipe's
+        /// tracking ROI, from the model's two alignment points (the hips' centre and a point on
+        /// the circle round the body), ×1.25 and upright, as the detector's region.
+        var nextRegion: RotatedRect
+    }
+
+    /// The landmarks in `region`, the model's score that a person is there, and the region to
+    /// follow them in.
+    func landmarks(in sampler: TensorSampler, region: RotatedRect) -> Result {
         let size = Self.inputSize
         return sessions.withSession { session in
             session.withInput { sampler.sample(region, into: $0, width: size, height: size, range: 0...1) }
             session.invoke()
             let raw = session.output(landmarksOutput), heatmap = session.output(heatmapOutput)
+            // A broken model or a degenerate region can give NaN: no person, never a trap later.
+            guard raw.allSatisfy(\.isFinite) else { return Result(points: [], score: 0, nextRegion: region) }
             let points = (0..<Self.landmarkCount).map { i -> Landmark in
                 let at = 5 * i
                 let (u, v) = Self.refined(
@@ -75,8 +89,14 @@ struct BlazePoseLandmarker: Sendable {
                     position: region.imagePoint(u: u, v: v), depth: Double(raw[at + 2]) / Double(size) * region.width,
                     visibility: Self.sigmoid(raw[at + 3]), presence: Self.sigmoid(raw[at + 4]))
             }
+            // Alignment points 33 and 34 follow the 33 landmarks.
+            let alignment = [33, 34].map {
+                region.imagePoint(u: Double(raw[5 * $0]) / Double(size), v: Double(raw[5 * $0 + 1]) / Double(size))
+            }
+            let next = PersonDetection.bodyRegion(center: alignment[0], edge: alignment[1])
             // The flag is a probability already (a sigmoid ends the branch); clamped against a stray value.
-            return (points, min(max(session.output(flagOutput)[0], 0), 1))
+            let flag = session.output(flagOutput)[0]
+            return Result(points: points, score: flag.isFinite ? min(max(flag, 0), 1) : 0, nextRegion: next)
         }
     }
 }

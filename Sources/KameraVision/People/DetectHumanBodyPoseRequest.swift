@@ -19,22 +19,28 @@ public struct DetectHumanBodyPoseRequest: ImageRequest {
         self.minimumConfidence = minimumConfidence
     }
 
-    /// - Throws: `KameraError.invalidArgument` for a limit out of range, `missingResource` when
-    ///   a model is not installed, and the region's errors.
-    public func perform(in context: ImageAnalysisContext) throws -> [HumanBodyPoseObservation] {
+    /// Refuses limits out of range.
+    /// - Throws: `KameraError.invalidArgument`.
+    public func validate() throws {
         guard (1...100).contains(maximumPeople), minimumConfidence.isFinite, (0...1).contains(minimumConfidence) else {
             throw KameraError.invalidArgument("maximumPeople must be 1…100 and minimumConfidence 0…1")
         }
+    }
+
+    /// - Throws: `KameraError.invalidArgument` for a limit out of range, `missingResource` when
+    ///   a model is not installed, and the region's errors.
+    public func perform(in context: ImageAnalysisContext) throws -> [HumanBodyPoseObservation] {
+        try validate()
         let region = try context.region(regionOfInterest)
         let sampler = region.tensorSampler
         let people = try LetterboxedSSDDetector(.blazePose, models: modelStore).detect(in: sampler, limit: maximumPeople)
         let landmarker = try BlazePoseLandmarker(models: modelStore)
         let size = Size(width: Double(sampler.image.width), height: Double(sampler.image.height))
         return people.compactMap { person -> HumanBodyPoseObservation? in
-            let (points, presence) = landmarker.landmarks(in: sampler, region: person.bodyRegion)
-            let confidence = min(person.score, presence)
-            guard confidence >= minimumConfidence else { return nil }
-            return HumanBodyPoseObservation(landmarks: points, confidence: confidence, imageSize: size)
+            let found = landmarker.landmarks(in: sampler, region: person.bodyRegion)
+            let confidence = min(person.score, found.score)
+            guard !found.points.isEmpty, confidence >= minimumConfidence else { return nil }
+            return HumanBodyPoseObservation(landmarks: found.points, confidence: confidence, imageSize: size)
         }
     }
 }

@@ -25,12 +25,18 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
         self.minimumConfidence = minimumConfidence
     }
 
-    /// - Throws: `KameraError.invalidArgument` for a limit out of range, `missingResource` when
-    ///   a model is not installed, and the region's errors.
-    public func perform(in context: ImageAnalysisContext) throws -> [HumanHandPoseObservation] {
+    /// Refuses limits out of range.
+    /// - Throws: `KameraError.invalidArgument`.
+    public func validate() throws {
         guard (1...100).contains(maximumHandCount), minimumConfidence.isFinite, (0...1).contains(minimumConfidence) else {
             throw KameraError.invalidArgument("maximumHandCount must be 1…100 and minimumConfidence 0…1")
         }
+    }
+
+    /// - Throws: `KameraError.invalidArgument` for a limit out of range, `missingResource` when
+    ///   a model is not installed, and the region's errors.
+    public func perform(in context: ImageAnalysisContext) throws -> [HumanHandPoseObservation] {
+        try validate()
         let region = try context.region(regionOfInterest)
         let sampler = region.tensorSampler
         let size = Size(width: Double(sampler.image.width), height: Double(sampler.image.height))
@@ -52,7 +58,7 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
         var hands: [HumanHandPoseObservation] = []
         for candidate in candidates {
             let hand = landmarker.hand(in: sampler, region: candidate.region)
-            guard hand.presence >= minimumConfidence else { continue }
+            guard !hand.joints.isEmpty, hand.presence >= minimumConfidence else { continue }
             let chirality = candidate.side ?? (hand.rightness >= 0.5 ? .right : .left)
             hands.append(HumanHandPoseObservation(joints: hand.joints, chirality: chirality, confidence: hand.presence, imageSize: size))
         }

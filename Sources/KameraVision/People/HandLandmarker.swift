@@ -29,18 +29,44 @@ struct HandLandmarker: Sendable {
         (landmarksOutput, presenceOutput, handednessOutput) = (0, 1, 2)
     }
 
+    /// Where to look for the same hand in the next frame of a stream (MediaPipe's
+    /// `HandLandmarksToRectCalculator` and the transformation after it): turned so the middle
+    /// of the index, middle and ring knuckles is straight above the wrist, round the palm's and
+    /// the fingers' first joints, moved a tenth of its height towards the fingers and enlarged
+    /// twice to a square.
+    static func nextRegion(following joints: [PixelPoint]) -> RotatedRect {
+        let (wrist, index, middle, ring) = (joints[0], joints[5], joints[9], joints[13])
+        let knuckles = PixelPoint(x: ((index.x + ring.x) / 2 + middle.x) / 2, y: ((index.y + ring.y) / 2 + middle.y) / 2)
+        let angle = PersonDetection.uprightAngle(from: wrist, to: knuckles)
+        let (c, s) = (cos(angle), sin(angle))
+        // The palm and the fingers' first two joints, in the turned frame.
+        let turned = [0, 1, 2, 3, 5, 6, 9, 10, 13, 14, 17, 18].map {
+            (u: joints[$0].x * c + joints[$0].y * s, v: -joints[$0].x * s + joints[$0].y * c)
+        }
+        let (uLow, uHigh) = (turned.map(\.u).min()!, turned.map(\.u).max()!)
+        let (vLow, vHigh) = (turned.map(\.v).min()!, turned.map(\.v).max()!)
+        let (cu, cv) = ((uLow + uHigh) / 2, (vLow + vHigh) / 2)
+        let shift = -0.1 * (vHigh - vLow)
+        let center = PixelPoint(x: cu * c - cv * s - shift * s, y: cu * s + cv * c + shift * c)
+        let side = 2 * max(uHigh - uLow, vHigh - vLow)
+        return RotatedRect(center: center, width: side, height: side, angle: angle)
+    }
+
     func hand(in sampler: TensorSampler, region: RotatedRect) -> Hand {
         let size = Self.inputSize
         return sessions.withSession { session in
             session.withInput { sampler.sample(region, into: $0, width: size, height: size, range: 0...1) }
             session.invoke()
             let raw = session.output(landmarksOutput)
+            // A broken model or a degenerate region can give NaN: no hand, never a trap later.
+            guard raw.allSatisfy(\.isFinite) else { return Hand(joints: [], presence: 0, rightness: 0) }
             let joints = (0..<21).map {
                 region.imagePoint(u: Double(raw[3 * $0]) / Double(size), v: Double(raw[3 * $0 + 1]) / Double(size))
             }
+            let (presence, rightness) = (session.output(presenceOutput)[0], session.output(handednessOutput)[0])
             return Hand(
-                joints: joints, presence: min(max(session.output(presenceOutput)[0], 0), 1),
-                rightness: min(max(session.output(handednessOutput)[0], 0), 1))
+                joints: joints, presence: presence.isFinite ? min(max(presence, 0), 1) : 0,
+                rightness: rightness.isFinite ? min(max(rightness, 0), 1) : 0.5)
         }
     }
 }

@@ -62,6 +62,13 @@ public struct HumanBodyPoseObservation: Sendable {
         boundingBox = (bounds.intersection(image) ?? bounds).normalized(in: imageSize)
     }
 
+    /// `boundingBox` in the image's (or region's) pixels, top-left origin.
+    public var pixelBoundingBox: PixelRect {
+        PixelRect(
+            x: boundingBox.x * imageSize.width, y: (1 - boundingBox.maxY) * imageSize.height, width: boundingBox.width * imageSize.width,
+            height: boundingBox.height * imageSize.height)
+    }
+
     /// The joints of `group` that were found, by name.
     public func recognizedPoints(_ group: JointsGroupName = .all) -> [JointName: RecognizedPoint] {
         Dictionary(uniqueKeysWithValues: group.joints.map { ($0, point($0)) })

@@ -13,10 +13,13 @@ struct PersonDetection: KeypointDetection {
 
     /// The region the landmark model looks at (MediaPipe's pose ROI): a square round the
     /// body circle, ×1.25, turned so the body stands upright in it.
-    var bodyRegion: RotatedRect {
-        let center = keypoints[Self.hipsCenter], edge = keypoints[Self.bodyCircle]
+    var bodyRegion: RotatedRect { Self.bodyRegion(center: keypoints[Self.hipsCenter], edge: keypoints[Self.bodyCircle]) }
+
+    /// The square round the circle centred on the hips' centre through `edge`, ×1.25, turned
+    /// so that `edge` is straight above the centre.
+    static func bodyRegion(center: PixelPoint, edge: PixelPoint) -> RotatedRect {
         let side = 2 * center.distance(to: edge) * 1.25
-        return RotatedRect(center: center, width: side, height: side, angle: Self.uprightAngle(from: center, to: edge))
+        return RotatedRect(center: center, width: side, height: side, angle: uprightAngle(from: center, to: edge))
     }
 
     /// The box round the circle centred on `center` through `edge` (axis-aligned).

@@ -14,4 +14,10 @@ public struct FrameScan: Sendable {
     /// The newest finished text detection, when the configuration asks for text: found on an
     /// earlier frame (its `frameTime`), since text takes seconds to find.
     public var text: FoundText?
+    /// Body poses followed, with their IDs (empty unless the configuration asks for bodies).
+    public var bodies: [TrackedBody] = []
+    /// Hands followed, with their IDs (empty unless the configuration asks for hands).
+    public var hands: [TrackedHand] = []
+    /// The person mask, steadied between frames (when the configuration asks for one).
+    public var personMask: PersonSegmentationObservation?
 }

@@ -3,9 +3,11 @@ import Foundation
 import KameraCore
 import Synchronization
 
-/// Runs face and code detection (and, if asked, rectangle finding) on each frame of a stream and keeps state between frames —
-/// Vision's `VNSequenceRequestHandler` and AVCaptureMetadataOutput in one: faces get stable
-/// IDs, codes are keyed by content, and each frame reports appeared/lost events.
+/// Runs face and code detection (and, if asked, rectangles, text, body and hand poses and a
+/// person mask) on each frame of a stream and keeps state between frames — Vision's
+/// `VNSequenceRequestHandler` and AVCaptureMetadataOutput in one: faces, bodies, hands and
+/// rectangles get stable IDs, codes are keyed by content, and each frame reports
+/// appeared/lost events.
 ///
 /// Between full face detections it follows each known face on a crop around its predicted
 /// position (one small model run per face), and how often it detects afresh adapts to
@@ -35,6 +37,18 @@ public final class LiveScanner {
         /// takes seconds where faces and codes take milliseconds), and each frame reports the
         /// newest finished one; nil (the default) looks for none.
         public var text: DetectTextRectanglesRequest?
+        /// Body poses to follow (up to its `maximumPeople`), each from its pose in the previous
+        /// frame as MediaPipe's streaming pipeline; nil (the default) looks for none.
+        public var bodies: DetectHumanBodyPoseRequest?
+        /// Hands to follow (up to its `maximumHandCount`), each from its joints in the previous
+        /// frame; new ones are looked for at the bodies' wrists and by the palm detector. nil
+        /// (the default) looks for none.
+        public var hands: DetectHumanHandPoseRequest?
+        /// A person mask on every frame (at the model's size unless the request says
+        /// otherwise), steadied between frames; nil (the default) makes none.
+        public var personSegmentation: GeneratePersonSegmentationRequest?
+        /// A body or hand unseen this long (seconds) is lost.
+        public var personLostAfter: Double = 0.5
 
         /// Whether faces are looked for.
         public var detectsFaces: Bool { faceDetection != nil }
@@ -46,8 +60,11 @@ public final class LiveScanner {
             faceLandmarks: DetectFaceLandmarksRequest? = nil,
             barcodes: DetectBarcodesRequest? = DetectBarcodesRequest(effort: .fast),
             faceLostAfter: Double = 0.4, codeLostAfter: Double = 0.2, frameBudget: Double? = nil,
-            rectangles: DetectRectanglesRequest? = nil, text: DetectTextRectanglesRequest? = nil
+            rectangles: DetectRectanglesRequest? = nil, text: DetectTextRectanglesRequest? = nil,
+            bodies: DetectHumanBodyPoseRequest? = nil, hands: DetectHumanHandPoseRequest? = nil,
+            personSegmentation: GeneratePersonSegmentationRequest? = nil
         ) {
+            (self.bodies, self.hands, self.personSegmentation) = (bodies, hands, personSegmentation)
             self.rectangles = rectangles
             self.text = text
             self.faceDetection = faceDetection
@@ -68,6 +85,9 @@ public final class LiveScanner {
     private var faces: FaceTracker
     private var codes: BarcodeTracker
     private var rectangles: RectangleFollower?
+    private var bodies: BodyFollower?
+    private var hands: HandFollower?
+    private var maskSmoother = PersonMaskSmoother()
     private let textReader: BackgroundTextReader?
     private let scanner: FaceScanner?
     private let landmarker: FaceLandmarker?
@@ -83,6 +103,14 @@ public final class LiveScanner {
         codes = BarcodeTracker(lostAfter: configuration.codeLostAfter)
         rectangles = configuration.rectangles.map { RectangleFollower(detection: $0) }
         textReader = configuration.text.map(BackgroundTextReader.init)
+        guard configuration.personLostAfter.isFinite, configuration.personLostAfter >= 0 else {
+            throw KameraError.invalidArgument("personLostAfter must be a number of seconds, 0 or more")
+        }
+        bodies = try configuration.bodies.map { try BodyFollower(request: $0, lostAfter: configuration.personLostAfter) }
+        hands = try configuration.hands.map { try HandFollower(request: $0, lostAfter: configuration.personLostAfter) }
+        if let request = configuration.personSegmentation, request.regionOfInterest != .fullImage {
+            throw KameraError.invalidArgument("LiveScanner segments whole frames: crop the frames instead of setting regionOfInterest")
+        }
         if let request = configuration.faceDetection {
             try request.validate()
             // Tracks live in whole-frame coordinates; a face region would move them between
@@ -193,6 +221,8 @@ public final class LiveScanner {
         events += codeEvents
         // Text started on this frame when the last detection has finished (never waited for).
         let text = try textReader?.offer(rgb, at: time)
+        let people = try scanPeople(rgb, at: time)
+        events += people.events
         var followedRectangles: [TrackedRectangle] = []
         if var follower = rectangles {
             let (found, rectangleEvents) = try follower.update(rgb, at: time)
@@ -206,11 +236,40 @@ public final class LiveScanner {
         }
         return FrameScan(
             time: time, frameIndex: frameIndex, faces: tracked, barcodes: barcodes, rectangles: followedRectangles, events: events,
-            ranFaceDetection: detected, text: text)
+            ranFaceDetection: detected, text: text, bodies: people.bodies, hands: people.hands, personMask: people.mask)
+    }
+
+    /// Bodies, then hands (led to by the bodies' wrists), then the person mask, on this thread.
+    private func scanPeople(
+        _ rgb: PixelBuffer, at time: Double
+    ) throws -> (bodies: [TrackedBody], hands: [TrackedHand], mask: PersonSegmentationObservation?, events: [ScanEvent]) {
+        guard bodies != nil || hands != nil || configuration.personSegmentation != nil else { return ([], [], nil, []) }
+        let sampler = TensorSampler(rgb: rgb)
+        var events: [ScanEvent] = []
+        var foundBodies: [TrackedBody] = []
+        if var follower = bodies {
+            let (found, bodyEvents) = follower.update(sampler, at: time)
+            (bodies, foundBodies) = (follower, found)
+            events += bodyEvents
+        }
+        var foundHands: [TrackedHand] = []
+        if var follower = hands {
+            let (found, handEvents) = follower.update(sampler, bodies: foundBodies.map(\.observation), at: time)
+            (hands, foundHands) = (follower, found)
+            events += handEvents
+        }
+        var mask: PersonSegmentationObservation?
+        if let request = configuration.personSegmentation {
+            let raw = try request.perform(in: ImageAnalysisContext(Image(pixelBuffer: rgb)))
+            let steady = maskSmoother.smooth(FloatMask(width: raw.width, height: raw.height, values: raw.values))
+            mask = PersonSegmentationObservation(mask: steady, imageSize: raw.imageSize)
+        }
+        return (foundBodies, foundHands, mask, events)
     }
 
     /// Ends the stream: every face and code still in view is reported lost.
     public func finish() -> [ScanEvent] {
         faces.finish(at: lastTime) + codes.finish(at: lastTime) + (rectangles?.finish(at: lastTime) ?? [])
+            + (bodies?.finish(at: lastTime) ?? []) + (hands?.finish(at: lastTime) ?? [])
     }
 }
