@@ -55,11 +55,7 @@ struct CameraRoutes: Sendable {
                 for await update in updates {
                     switch update {
                     case .frame(let frameID, let jpeg, let message):
-                        var buffer = ByteBuffer()
-                        buffer.reserveCapacity(jpeg.count + 4)
-                        buffer.writeInteger(frameID, endianness: .little)
-                        buffer.writeBytes(jpeg)
-                        try await outbound.write(.binary(buffer))
+                        try await outbound.write(.binary(LivePicture.message(id: frameID, jpeg: jpeg)))
                         try await outbound.write(.text(message))
                     case .notice(let message):
                         try await outbound.write(.text(try message.text()))

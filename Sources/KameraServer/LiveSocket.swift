@@ -33,7 +33,10 @@ struct LiveSocket: Sendable {
             group.addTask {
                 try await session.run(queue, admission: admission, library: library, logger: logger) { delivery in
                     switch delivery {
-                    case .result(_, let message, _): try await outbound.write(.text(message))
+                    case .result(let id, let message, let jpeg):
+                        // The frame comes back only when the server changed it (its background).
+                        if let jpeg { try await outbound.write(.binary(LivePicture.message(id: id, jpeg: jpeg))) }
+                        try await outbound.write(.text(message))
                     case .failure(let id, let error): try await send(error: error, id: id, outbound)
                     }
                 }

@@ -21,7 +21,8 @@ enum LiveSocketDescription {
             "description": .string(
                 "Upgrade to a WebSocket. Send binary messages of a 4-byte little-endian frame number followed by a JPEG, WebP or "
                     + "PNG frame. Frames are analysed one at a time per connection; while one is analysed only the newest is kept. "
-                    + messages),
+                    + "With a background option the server sends each analysed frame back changed, as a binary message (the frame "
+                    + "number, then JPEG) just before its text message, and records the changed frames. " + messages),
             "responses": responses,
         ]
     }
@@ -32,7 +33,8 @@ enum LiveSocketDescription {
             "description": .string(
                 "Upgrade to a WebSocket. For each analysed frame the server sends a binary message (a 4-byte little-endian frame "
                     + "number, then the frame as JPEG) followed by its text message. Options are shared by everyone watching the "
-                    + "camera; a recording records every frame at the camera's full size and rate. If the camera cannot be opened or "
+                    + "camera; a recording records every frame at the camera's full size and rate (with a background option: the "
+                    + "analysed frames, changed, at the analysis rate). If the camera cannot be opened or "
                     + "stops delivering, watchers get {\"error\":{…}} and the socket closes. " + messages),
             "parameters": [OpenAPIDocument.pathIndex],
             "responses": responses,

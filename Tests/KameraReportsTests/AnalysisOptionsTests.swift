@@ -70,22 +70,47 @@ import Testing
         #expect(reason { try query("maxCodes=-1").imageAnalysis() }?.contains("maxCodes must be") == true)
     }
 
-    @Test func personMaskIsForPhotosAndNamesADetector() throws {
+    @Test func peopleOptionsReachBothMediaAndNameADetector() throws {
         let options = try query("personMask=fast")
         #expect(options == (try AnalysisOptions.decoding(json: #"{"personMask":"fast"}"#)))
         let analysis = try options.imageAnalysis()
         #expect(analysis.personMask?.qualityLevel == .fast && analysis.needsColour)
         // Named alone, it is the only thing that runs: no codes by default.
         #expect(analysis.barcodes == nil && analysis.faces == nil)
-        // Streams refuse it by name rather than ignore it.
-        #expect(reason { try options.liveConfiguration(frameBudget: nil) }?.contains("personMask") == true)
+        // On a stream: the mask at the model's size, nothing else.
+        let live = try options.liveConfiguration(frameBudget: nil)
+        #expect(live.personSegmentation?.maskSize == .model && live.barcodes == nil && live.faceDetection == nil)
         #expect(reason { try query("personMask=best").imageAnalysis() }?.contains("personMask") == true)
         let bodies = try query("bodies")
         #expect(try bodies.imageAnalysis().bodies != nil && (try bodies.imageAnalysis().barcodes) == nil)
-        #expect(reason { try bodies.liveConfiguration(frameBudget: nil) }?.contains("bodies") == true)
+        #expect(try bodies.liveConfiguration(frameBudget: nil).bodies?.maximumPeople == 4)
         let hands = try query("hands")
         #expect(try hands.imageAnalysis().hands?.maximumHandCount == 8 && (try hands.imageAnalysis().needsColour))
-        #expect(reason { try hands.liveConfiguration(frameBudget: nil) }?.contains("hands") == true)
+        #expect(try hands.liveConfiguration(frameBudget: nil).hands?.maximumHandCount == 4)
+    }
+
+    @Test func backgroundIsForStreamsAndBringsTheMask() throws {
+        let blur = try query("background=blur&blurRadius=12")
+        #expect(blur == (try AnalysisOptions.decoding(json: #"{"background":"blur","blurRadius":12}"#)))
+        let live = try blur.liveConfiguration(frameBudget: nil)
+        #expect(live.personSegmentation?.qualityLevel == .fast && live.barcodes == nil && live.faceDetection == nil)
+        #expect(try blur.backgroundEffect(width: 640, height: 480) == .blur(radius: 12))
+        // The default radius follows the frame: 4 % of its shorter side.
+        #expect(try query("background=blur").backgroundEffect(width: 640, height: 480) == .blur(radius: 19.2))
+        #expect(try query("background=color").backgroundEffect(width: 640, height: 480) == .color(red: 0, green: 0xb1, blue: 0x40))
+        let white = try AnalysisOptions.decoding(json: ##"{"background":"color","backgroundColor":"#FFFFFF"}"##)
+        #expect(try white.backgroundEffect(width: 8, height: 8) == .color(red: 255, green: 255, blue: 255))
+        // Photos refuse it by name; bad values are typed errors naming the option.
+        #expect(reason { try blur.imageAnalysis() }?.contains("background") == true)
+        #expect(reason { try query("background=sepia") }?.contains("background") == true)
+        #expect(
+            reason { try query("background=blur&blurRadius=1e300").liveConfiguration(frameBudget: nil) }?.contains("blurRadius") == true)
+        #expect(reason { try query("background=blur&blurRadius=nan").liveConfiguration(frameBudget: nil) } != nil)
+        for color in ["#12345", "#1234567", "red", "#GGGGGG", "#-12345", "#+12345"] {
+            #expect(
+                reason { try AnalysisOptions.decoding(json: #"{"background":"color","backgroundColor":"\#(color)"}"#).validate() }?
+                    .contains("backgroundColor") == true, "\(color)")
+        }
     }
 
     @Test func aSingleKeyIsEnough() throws {

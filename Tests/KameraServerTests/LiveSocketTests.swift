@@ -171,4 +171,71 @@ import WSClient
         let left = try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("recordings").path)
         #expect(left.isEmpty)
     }
+
+    @Test("Background: each frame comes back changed before its result, bodies keep an ID, and the recording holds the changed frames")
+    func background() async throws {
+        let photo = try SampleMedia.photo("messi5.jpg").pixelBuffer.converted(to: .rgb8)
+        let frame = try ServerTestMedia.jpeg(photo)
+        // Background pixels: the top corners, where the photo shows the stands, far from the player.
+        let corners = [(8, 8), (photo.width - 9, 8)]
+        // Green-screen green, within what JPEG or H.264 leave of it.
+        @Sendable func isGreen(_ image: PixelBuffer, within tolerance: Int = 24) -> Bool {
+            corners.allSatisfy { x, y in
+                let p = image.pixel(x: x, y: y).map(Int.init)
+                return abs(p[0] - 0) < tolerance && abs(p[1] - 177) < tolerance && abs(p[2] - 64) < tolerance
+            }
+        }
+        #expect(!isGreen(photo))
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-live-\(UUID())")
+        _ = try await server(data: data).makeApplication().test(.live) { client in
+            try await client.ws("/v1/live", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 22)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                try await outbound.write(.text(#"{"bodies":true,"background":"color"}"#))
+                try await outbound.write(.text(#"{"record":"start"}"#))
+                var bodyIDs: Set<Int> = []
+                for index in 0..<6 {
+                    let id = UInt32(index + 1)
+                    try await outbound.write(.binary(Self.message(id, frame)))
+                    // The changed frame first, with the frame's number, then its result.
+                    guard case .binary(var picture) = try await messages.next() else {
+                        Issue.record("frame \(index): no picture before the result")
+                        return
+                    }
+                    #expect(picture.readInteger(endianness: .little, as: UInt32.self) == id)
+                    let shown = try ImageDecoder.decode(Data(buffer: picture)).pixelBuffer.converted(to: .rgb8)
+                    #expect(shown.width == photo.width && isGreen(shown), "frame \(index): the background is not green")
+                    let result = try Self.decode(try await messages.next())
+                    #expect(result["id"] as? Int == Int(id))
+                    let bodies = try #require(result["bodies"] as? [[String: Any]])
+                    bodyIDs.formUnion(bodies.compactMap { $0["bodyID"] as? Int })
+                    #expect((result["personMask"] as? [String: Any])?["coverage"] as? Double ?? 0 > 0.05)
+                    #expect(result["faces"] == nil || (result["faces"] as? [Any])?.isEmpty == true)
+                }
+                #expect(bodyIDs == [1])
+                try await outbound.write(.text(#"{"record":"stop"}"#))
+                try await outbound.write(.binary(Self.message(99, frame)))
+                var finished: [String: Any]?
+                while finished == nil {
+                    if case .text(let text) = try await messages.next(),
+                        let message = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                    {
+                        finished = message["recording"] as? [String: Any]
+                    }
+                }
+                #expect(finished?["frames"] as? Int == 6)
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            let list = try await client.execute(uri: "/v1/recordings", method: .get) { response in
+                try #require(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [[String: Any]]])["recordings"]
+            }
+            let id = try #require(list?.first?["id"] as? String)
+            let movie = try await client.execute(uri: "/v1/recordings/\(id)/movie", method: .get) { Data(buffer: $0.body) }
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-live-\(UUID()).mp4")
+            try movie.write(to: path)
+            defer { try? FileManager.default.removeItem(at: path) }
+            let reader = try MovieReader(path: path.path)
+            let first = try #require(try reader.nextFrame()).pixelBuffer.converted(to: .rgb8)
+            #expect(first.width == photo.width && isGreen(first, within: 32), "the recording's background is not green")
+        }
+    }
 }

@@ -261,6 +261,34 @@ def main():
         check(bool(unticked), "unticking faces removes the face layers")
         driver.execute_script("const f = document.querySelector('[data-option=faces]'); f.checked = true; f.dispatchEvent(new Event('change'))")
 
+        # People: a skeleton over the person; the background blurred on the server and shown in
+        # place of the page's own camera; back to the camera when the background is as it is.
+        driver.execute_script("const b = document.querySelector('[data-option=bodies]'); b.checked = true; b.dispatchEvent(new Event('change'));"
+                              "const s = document.getElementById('background'); s.value = 'blur'; s.dispatchEvent(new Event('change'))")
+        bone = wait_for(driver, "return document.querySelector('#marks .bone') !== null && window.kamera.lastResult.bodies.length", timeout=15)
+        check(bool(bone), "bodies: a skeleton is drawn over the person")
+        swapped = wait_for(driver, "const v = document.getElementById('server-view');"
+                                   " return document.getElementById('video').classList.contains('hidden') && !v.classList.contains('hidden')"
+                                   " && v.complete && v.naturalWidth === 640", timeout=15)
+        check(bool(swapped), "with a blurred background the page shows the server's changed frames instead of its camera")
+        time.sleep(1)
+        rough = driver.execute_script("""
+            function rough(source) {
+              const c = document.createElement('canvas'); c.width = 640; c.height = 480;
+              const g = c.getContext('2d'); g.drawImage(source, 0, 0, 640, 480);
+              const d = g.getImageData(420, 10, 200, 80).data; let s = 0;
+              for (let i = 4; i < d.length; i += 4) s += Math.abs(d[i + 1] - d[i - 3]);
+              return s / (d.length / 4);
+            }
+            return [rough(document.getElementById('server-view')), rough(document.getElementById('video'))];""")
+        check(rough[0] < rough[1] / 2, f"the building behind the person is blurred (edge strength {rough[0]:.1f} against {rough[1]:.1f})")
+        shot(driver, "3e-people-blurred")
+        accessible(driver, "the live view with people and a blurred background")
+        driver.execute_script("const b = document.querySelector('[data-option=bodies]'); b.checked = false; b.dispatchEvent(new Event('change'));"
+                              "const s = document.getElementById('background'); s.value = ''; s.dispatchEvent(new Event('change'))")
+        restored = wait_for(driver, "return !document.getElementById('video').classList.contains('hidden') && !document.querySelector('#marks .bone')")
+        check(bool(restored), "background as it is: the page's own camera again, no skeleton")
+
         # The server goes away: nothing stays drawn, a banner offers Reconnect, and the page
         # reconnects by itself when the server is back.
         server.terminate()

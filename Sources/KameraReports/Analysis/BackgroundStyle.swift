@@ -30,7 +30,11 @@ package enum BackgroundStyle: String, CaseIterable, Codable, Sendable {
     /// - Throws: `KameraError.invalidArgument` for anything else.
     package static func rgb(_ hex: String) throws -> (UInt8, UInt8, UInt8) {
         let digits = Array(hex.utf8)
-        guard digits.count == 7, digits[0] == UInt8(ascii: "#"), let value = UInt32(String(hex.dropFirst()), radix: 16) else {
+        // Every digit checked: UInt32(_:radix:) alone would take "+12345".
+        guard digits.count == 7, digits[0] == UInt8(ascii: "#"),
+            digits.dropFirst().allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
+            let value = UInt32(String(hex.dropFirst()), radix: 16)
+        else {
             throw KameraError.invalidArgument("backgroundColor must be #rrggbb, such as #00b140")
         }
         return (UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff))

@@ -106,6 +106,7 @@ for (const control of optionControls) {
     if (socket && socket.readyState === 1) socket.send(JSON.stringify(options()));
     // What is no longer looked for is no longer drawn.
     renderLive(performance.now());
+    showSource();
   });
 }
 
@@ -162,12 +163,12 @@ function connect() {
   const path = server ? "/v1/cameras/" + wanted.index + "/live" : "/v1/live";
   const current = socket = new WebSocket(scheme + "//" + location.host + path);
   socket.binaryType = "arraybuffer";
-  $("video").classList.toggle("hidden", server);
-  $("server-view").classList.toggle("hidden", !server);
+  showSource();
   $("prompt").classList.add("hidden");
   setPhase("connecting");
   socket.onopen = () => {
     state.connected = true;
+    showSource();
     retryDelay = 1000;
     $("banner").classList.add("hidden");
     setPhase(state.recording ? "recording" : "live", server ? "server camera " + wanted.index : "");
@@ -175,7 +176,7 @@ function connect() {
     if (!server) pump();
   };
   socket.onclose = () => { if (current === socket) dropped(); };
-  socket.onmessage = server ? serverMessage : (event) => received(JSON.parse(event.data));
+  socket.onmessage = server ? serverMessage : browserMessage;
   state.source = server ? "server:" + wanted.index : "browser";
   $("start").disabled = true; $("stop").disabled = false; $("record").disabled = false;
 }
@@ -200,16 +201,35 @@ function dropped() {
 }
 $("reconnect").addEventListener("click", () => { if (!wanted) return; retryDelay = 1000; clearTimeout(retryTimer); connect(); });
 
-let serverFrame = null;
-async function serverMessage(event) {
-  if (typeof event.data === "string") { received(JSON.parse(event.data)); return; }
-  const id = new DataView(event.data, 0, 4).getUint32(0, true);
-  const blob = new Blob([new Uint8Array(event.data, 4)], { type: "image/jpeg" });
+// The picture shown: the page's own camera, or the server's frames (a server camera's, or
+// the page's own frames sent back with their background changed by the server).
+function showSource() {
+  const serverPictures = (wanted && wanted.kind === "server") || (state.connected && !!options().background);
+  $("video").classList.toggle("hidden", serverPictures);
+  $("server-view").classList.toggle("hidden", !serverPictures);
+}
+
+// A binary message: a frame's number, then the frame as JPEG.
+function showPicture(data) {
+  const id = new DataView(data, 0, 4).getUint32(0, true);
+  const blob = new Blob([new Uint8Array(data, 4)], { type: "image/jpeg" });
   const image = $("server-view"), old = image.src;
   image.src = URL.createObjectURL(blob);
   if (old) URL.revokeObjectURL(old);
   state.serverFrames++;
+  return { id, blob };
+}
+
+let serverFrame = null;
+async function serverMessage(event) {
+  if (typeof event.data === "string") { received(JSON.parse(event.data)); return; }
+  const { id, blob } = showPicture(event.data);
   serverFrame = { id, arrived: performance.now(), bitmap: await createImageBitmap(blob).catch(() => null) };
+}
+
+function browserMessage(event) {
+  if (typeof event.data === "string") received(JSON.parse(event.data));
+  else if (options().background) showPicture(event.data);
 }
 
 function stop() {
@@ -220,7 +240,7 @@ function stop() {
   if (closing) closing.close();
   if (stream) stream.getTracks().forEach((t) => t.stop());
   stream = null; inFlight.clear(); serverFrame = null; state.source = null; state.connected = false;
-  $("video").classList.remove("hidden"); $("server-view").classList.add("hidden");
+  showSource();
   $("start").disabled = false; $("stop").disabled = true; $("record").disabled = true;
   $("banner").classList.add("hidden");
   $("prompt").classList.remove("hidden");
@@ -402,6 +422,62 @@ function renderLive(now) {
   drawFaces($("faces"), chosen.faces ? message.faces : [], width, message.height, true);
   if (chosen.landmarks) landmarkDots(svg, message.faces || [], width);
   if (chosen.text) for (const line of state.liveText) drawTextBox(svg, line, width);
+  if (chosen.bodies) drawBodies(svg, message.bodies || [], width);
+  if (chosen.hands) drawHands(svg, message.hands || [], width);
+}
+
+// Skeletons: Vision's joints joined bone by bone; joints the model is unsure of are left out.
+const BONES = [["leftEar", "leftEye"], ["leftEye", "nose"], ["nose", "rightEye"], ["rightEye", "rightEar"], ["nose", "neck"],
+  ["leftShoulder", "rightShoulder"], ["leftShoulder", "leftElbow"], ["leftElbow", "leftWrist"], ["rightShoulder", "rightElbow"],
+  ["rightElbow", "rightWrist"], ["neck", "root"], ["leftHip", "rightHip"], ["leftHip", "leftKnee"], ["leftKnee", "leftAnkle"],
+  ["rightHip", "rightKnee"], ["rightKnee", "rightAnkle"]];
+function drawBodies(svg, bodies, frameWidth) {
+  for (const body of bodies) {
+    const joints = new Map(body.joints.filter((j) => j.confidence >= 0.5).map((j) => [j.name, j]));
+    const path = BONES.filter(([a, b]) => joints.has(a) && joints.has(b))
+      .map(([a, b]) => "M" + joints.get(a).x + " " + joints.get(a).y + "L" + joints.get(b).x + " " + joints.get(b).y).join("");
+    svgPath(svg, "bone", path);
+    for (const joint of joints.values()) svgDot(svg, "joint", joint.x, joint.y, Math.max(2, frameWidth / 200));
+    svgLabel(svg, "#" + body.bodyID, body.pixelBox.x + body.pixelBox.width / 2, body.pixelBox.y - 6, frameWidth);
+  }
+}
+
+// Hands: each finger from the wrist through its joints; left and right hands in two colours.
+function drawHands(svg, hands, frameWidth) {
+  for (const hand of hands) {
+    const p = hand.joints;
+    if (p.length !== 21) continue;
+    let path = "";
+    for (let finger = 0; finger < 5; finger++) {
+      path += "M" + p[0].x + " " + p[0].y;
+      for (let k = 1; k <= 4; k++) path += "L" + p[4 * finger + k].x + " " + p[4 * finger + k].y;
+    }
+    svgPath(svg, "finger " + hand.chirality, path);
+    for (const joint of p) svgDot(svg, "hand-joint " + hand.chirality, joint.x, joint.y, Math.max(1.5, frameWidth / 320));
+  }
+}
+
+function svgPath(svg, className, d) {
+  if (!d) return;
+  const path = document.createElementNS(SVG, "path");
+  path.setAttribute("class", className);
+  path.setAttribute("d", d);
+  svg.appendChild(path);
+}
+function svgDot(svg, className, x, y, r) {
+  const dot = document.createElementNS(SVG, "circle");
+  dot.setAttribute("class", className);
+  dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", r);
+  svg.appendChild(dot);
+}
+function svgLabel(svg, text, x, y, frameWidth) {
+  const label = document.createElementNS(SVG, "text");
+  label.setAttribute("class", "body-id");
+  label.setAttribute("x", x); label.setAttribute("y", Math.max(14, y));
+  label.setAttribute("text-anchor", "middle");
+  label.setAttribute("font-size", Math.max(12, frameWidth / 40));
+  label.textContent = text;
+  svg.appendChild(label);
 }
 
 // Hide codes on time even when no new result arrives.
