@@ -38,3 +38,13 @@ done
 echo
 echo "Held out (vtest.avi at 1, 4 and 7 s):"
 "$PEOPLE_VENV/bin/python" bench/people_report.py "$RESULTS/kamera-held-out.jsonl" "$RESULTS/peers-held-out.json" /dev/null
+# Live: a camera panning across two photos of a basketball player (60 frames each), followed
+# frame to frame by both; then the person mask with the background blurred.
+mapfile -t PAN < <("$PEOPLE_VENV/bin/python" bench/pan_frames.py "$RESULTS/pan" 60 "$DATA/basketball1.png" "$DATA/basketball2.png")
+.build/release/kamera-bench people-live "${PAN[@]}" > "$RESULTS/kamera-live.json"
+RADIUS="$("$PEOPLE_VENV/bin/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["blurRadius"])' "$RESULTS/kamera-live.json")"
+"$PEOPLE_VENV/bin/python" bench/people_live_peers.py "$RADIUS" "${PAN[@]}" > "$RESULTS/peers-live.json" 2>"$RESULTS/peers.log" \
+    || { cat "$RESULTS/peers.log" >&2; exit 1; }
+echo
+echo "Live:"
+"$PEOPLE_VENV/bin/python" bench/people_live_report.py "$RESULTS/kamera-live.json" "$RESULTS/peers-live.json"

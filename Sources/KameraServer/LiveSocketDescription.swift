@@ -10,7 +10,8 @@ enum LiveSocketDescription {
         faces and barcodes) or {"record":"start","maxSeconds":N,"maxMegabytes":N} / {"record":"stop"}; at most 64 KiB. \
         The server answers each analysed frame with one JSON text message: id, width, height, analysisMs, dropped, recording \
         (seconds, while recording), then kamera scan's record (t, frame, faces with faceID, barcodes with key and state, \
-        rectangles, events, and text with textTime when text is asked for: text is found at its own pace, on an earlier frame). \
+        rectangles, bodies with bodyID and hands with handID when asked for, personMask's figures with a mask or background, \
+        events, and text with textTime when text is asked for: text is found at its own pace, on an earlier frame). \
         Other messages: {"id":N,"skipped":true,"dropped":total} for a frame replaced by a newer one, {"id":N,"error":{…}} \
         (the Error schema's error) and {"recording":{…}} (the Recording schema) when a recording ends.
         """
