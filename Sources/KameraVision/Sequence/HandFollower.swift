@@ -46,9 +46,12 @@ struct HandFollower {
         var events: [ScanEvent] = []
         var gone: Set<Int> = []
         // Hands can be close (clasped, crossed): a hand is known by its joints, not its region.
-        func followed(wrist: PixelPoint) -> Bool {
+        // A wrist is taken by a followed hand on it; a body's wrist also by a followed hand of
+        // the same side near it (the body pose's wrist lies a little off the hand model's).
+        func followed(wrist: PixelPoint, side: HumanHandPoseObservation.Chirality? = nil) -> Bool {
             results.contains {
-                $0.hand.observation.pixelLocations[0].distance(to: wrist) < 0.5 * Self.size($0.hand.observation.pixelLocations)
+                let reach = $0.hand.observation.chirality == side ? 1.5 : 0.6
+                return $0.hand.observation.pixelLocations[0].distance(to: wrist) < reach * Self.size($0.hand.observation.pixelLocations)
             }
         }
         func followed(_ joints: [PixelPoint]) -> Bool {
@@ -74,7 +77,7 @@ struct HandFollower {
             for pose in bodies {
                 for side in [HumanHandPoseObservation.Chirality.left, .right] {
                     let wrist = pose.recognizedPoint(side == .left ? .leftWrist : .rightWrist).pixelLocation
-                    if let region = DetectHumanHandPoseRequest.handRegion(of: pose, side: side), !followed(wrist: wrist) {
+                    if let region = DetectHumanHandPoseRequest.handRegion(of: pose, side: side), !followed(wrist: wrist, side: side) {
                         candidates.append((region, side))
                     }
                 }
@@ -127,10 +130,14 @@ struct HandFollower {
     /// A hand's size: from the wrist to the middle finger's knuckle.
     static func size(_ joints: [PixelPoint]) -> Double { max(1, joints[0].distance(to: joints[9])) }
 
-    /// Whether two sets of joints are one hand: on average within a quarter of its size.
+    /// Whether two sets of joints are one hand: the wrists within 0.6 of its size (two hands'
+    /// wrists never meet that closely), or the joints on average within 0.3 (a hand half hidden
+    /// behind a ball gives two readings whose fingers differ more than their wrists).
     static func same(_ a: [PixelPoint], _ b: [PixelPoint]) -> Bool {
+        let size = max(size(a), size(b))
+        if a[0].distance(to: b[0]) < 0.6 * size { return true }
         let mean = zip(a, b).reduce(0.0) { $0 + $1.0.distance(to: $1.1) } / Double(a.count)
-        return mean < 0.25 * max(size(a), size(b))
+        return mean < 0.3 * size
     }
 
     /// Ends the stream: every hand still followed is lost.
