@@ -42,6 +42,30 @@ struct BodyPoseTests {
         #expect(whole.pixelBox.height > upper.pixelBox.height && upper.upperBodyOnly && !whole.upperBodyOnly)
     }
 
+    @Test(
+        "In metres: the root at the origin, the head above it, a human height, the joints where the 2-D pose has them",
+        arguments: ["messi5.jpg", "basketball1.png"])
+    func inMetres(photo name: String) async throws {
+        let photo = try SampleMedia.photo(name)
+        let body = try #require(try await DetectHumanBodyPose3DRequest().perform(on: photo).first)
+        let flat = try #require(try await DetectHumanBodyPoseRequest(maximumPeople: 1).perform(on: photo).first)
+        #expect(body.recognizedPoints().count == 17 && body.recognizedPoints(.leftArm).count == 3)
+        func length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
+        #expect(length(body.recognizedPoint(.root).position) < 1e-9)
+        // Upright from the hips up: the head well above the root, the top of the head above its centre.
+        let head = body.recognizedPoint(.centerHead).position, top = body.recognizedPoint(.topHead).position
+        #expect(head.y > 0.4 && top.y > head.y, "\(name): head \(head), top \(top)")
+        let shoulders = length(body.recognizedPoint(.leftShoulder).position - body.recognizedPoint(.rightShoulder).position)
+        #expect((0.2...0.6).contains(shoulders), "\(name): shoulders \(shoulders) m apart")
+        #expect((1.3...2.2).contains(body.bodyHeight), "\(name): height \(body.bodyHeight) m")
+        #expect(body.heightEstimation == .reference)
+        // The image positions are the 2-D request's.
+        let wrist = body.pointInImage(.leftWrist), wrist2D = flat.recognizedPoint(.leftWrist).location
+        #expect(abs(wrist.x - wrist2D.x) < 1e-9 && abs(wrist.y - wrist2D.y) < 1e-9)
+        await #expect(throws: KameraError.self) { try await DetectHumanBodyPose3DRequest(maximumPeople: 0).perform(on: photo) }
+        #expect(try await DetectHumanBodyPose3DRequest().perform(on: try SampleMedia.photo("building.jpg")).isEmpty)
+    }
+
     @Test("Turned a quarter: the pose follows (the landmark model looks at the body upright)")
     func quarterTurn() async throws {
         let photo = try SampleMedia.photo("messi5.jpg")

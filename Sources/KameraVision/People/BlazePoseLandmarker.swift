@@ -20,17 +20,17 @@ struct BlazePoseLandmarker: Sendable {
     }
 
     private let sessions: InferenceSessionPool
-    private let landmarksOutput: Int, flagOutput: Int, heatmapOutput: Int
+    private let landmarksOutput: Int, flagOutput: Int, heatmapOutput: Int, worldOutput: Int
 
     init(models: ModelStore) throws {
         sessions = try models.sessions(.poseLandmarkFull)
         let shapes = sessions.network.outputShapes
         guard let landmarks = shapes.firstIndex(of: [1, 195]), let flag = shapes.firstIndex(of: [1, 1]),
-            let heatmap = shapes.firstIndex(of: [1, 64, 64, 39])
+            let heatmap = shapes.firstIndex(of: [1, 64, 64, 39]), let world = shapes.firstIndex(of: [1, 117])
         else {
             throw KameraError.invalidModel(path: sessions.network.path, reason: "unexpected outputs \(shapes)")
         }
-        (landmarksOutput, flagOutput, heatmapOutput) = (landmarks, flag, heatmap)
+        (landmarksOutput, flagOutput, heatmapOutput, worldOutput) = (landmarks, flag, heatmap, world)
     }
 
     static func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-min(max(x, -80), 80))) }
@@ -69,6 +69,10 @@ struct BlazePoseLandmarker: Sendable {
         /// tracking ROI, from the model's two alignment points (the hips' centre and a point on
         /// the circle round the body), ×1.25 and upright, as the detector's region.
         var nextRegion: RotatedRect
+        /// The 33 landmarks in metres about the hips' centre (the model's world landmarks),
+        /// x to the image's right, y down, z away from the camera, turned back by the region's
+        /// angle as MediaPipe's `WorldLandmarkProjectionCalculator` does.
+        var world: [SIMD3<Double>] = []
     }
 
     /// The landmarks in `region`, the model's score that a person is there, and the region to
@@ -80,7 +84,15 @@ struct BlazePoseLandmarker: Sendable {
             session.invoke()
             let raw = session.output(landmarksOutput), heatmap = session.output(heatmapOutput)
             // A broken model or a degenerate region can give NaN: no person, never a trap later.
-            guard raw.allSatisfy(\.isFinite) else { return Result(points: [], score: 0, nextRegion: region) }
+            let worldRaw = session.output(worldOutput)
+            guard raw.allSatisfy(\.isFinite), worldRaw.allSatisfy(\.isFinite) else {
+                return Result(points: [], score: 0, nextRegion: region)
+            }
+            let (c, s) = (cos(region.angle), sin(region.angle))
+            let world = (0..<Self.landmarkCount).map { i -> SIMD3<Double> in
+                let (x, y, z) = (Double(worldRaw[3 * i]), Double(worldRaw[3 * i + 1]), Double(worldRaw[3 * i + 2]))
+                return SIMD3(x * c - y * s, x * s + y * c, z)
+            }
             let points = (0..<Self.landmarkCount).map { i -> Landmark in
                 let at = 5 * i
                 let (u, v) = Self.refined(
@@ -96,7 +108,7 @@ struct BlazePoseLandmarker: Sendable {
             let next = PersonDetection.bodyRegion(center: alignment[0], edge: alignment[1])
             // The flag is a probability already (a sigmoid ends the branch); clamped against a stray value.
             let flag = session.output(flagOutput)[0]
-            return Result(points: points, score: flag.isFinite ? min(max(flag, 0), 1) : 0, nextRegion: next)
+            return Result(points: points, score: flag.isFinite ? min(max(flag, 0), 1) : 0, nextRegion: next, world: world)
         }
     }
 }

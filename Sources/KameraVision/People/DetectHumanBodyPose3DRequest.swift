@@ -1,0 +1,41 @@
+import Foundation
+import KameraCore
+import KameraNN
+
+/// Finds people's body poses in metres, like Vision's `DetectHumanBodyPose3DRequest`: the same
+/// detector and landmark model as ``DetectHumanBodyPoseRequest``, read from the model's world
+/// landmarks (metres about the hips), with each body's height. Without a depth sensor the
+/// scale is the model's estimate for a body of standard proportions (`heightEstimation`
+/// `.reference`, as Vision without LiDAR).
+public struct DetectHumanBodyPose3DRequest: ImageRequest {
+    /// At most this many people, most confident first (Vision finds one; here up to 100).
+    public var maximumPeople: Int
+    /// People the detector or the landmark model is less sure of are dropped (0…1).
+    public var minimumConfidence: Float
+    public var regionOfInterest = NormalizedRect.fullImage
+    /// Where the models are read from.
+    public var modelStore = ModelStore.default
+
+    public init(maximumPeople: Int = 1, minimumConfidence: Float = 0.5) {
+        self.maximumPeople = maximumPeople
+        self.minimumConfidence = minimumConfidence
+    }
+
+    /// - Throws: `KameraError.invalidArgument` for a limit out of range, `missingResource` when
+    ///   a model is not installed, and the region's errors.
+    public func perform(in context: ImageAnalysisContext) throws -> [HumanBodyPose3DObservation] {
+        try DetectHumanBodyPoseRequest(maximumPeople: maximumPeople, minimumConfidence: minimumConfidence).validate()
+        let region = try context.region(regionOfInterest)
+        let sampler = region.tensorSampler
+        let people = try LetterboxedSSDDetector(.blazePose, models: modelStore).detect(in: sampler, limit: maximumPeople)
+        let landmarker = try BlazePoseLandmarker(models: modelStore)
+        let size = Size(width: Double(sampler.image.width), height: Double(sampler.image.height))
+        return people.compactMap { person -> HumanBodyPose3DObservation? in
+            let found = landmarker.landmarks(in: sampler, region: person.bodyRegion)
+            let confidence = min(person.score, found.score)
+            guard found.world.count == BlazePoseLandmarker.landmarkCount, confidence >= minimumConfidence else { return nil }
+            return HumanBodyPose3DObservation(
+                world: found.world, image: found.points.map(\.position), confidence: confidence, imageSize: size)
+        }
+    }
+}
