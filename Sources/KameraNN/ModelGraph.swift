@@ -36,9 +36,11 @@ enum FusedActivation: Sendable, Equatable {
     case prelu(alpha: Int)
 }
 
-/// TFLite's padding schemes.
+/// TFLite's padding schemes, and ONNX's explicit pads (a stride-2 convolution padded one
+/// pixel on each side reads one row higher than TFLite's SAME, which pads only at the end).
 enum Padding: Sendable, Equatable {
     case same, valid
+    case explicit(top: Int, left: Int, bottom: Int, right: Int)
 }
 
 /// Window parameters shared by convolutions and pooling.

@@ -5,7 +5,7 @@ enum OperatorRegistry {
         DequantizeOperator.self, LogisticOperator.self, MaxPool2DOperator.self, ReluOperator.self,
         Relu6Operator.self, ReshapeOperator.self, ResizeBilinearOperator.self, PadOperator.self, PReluOperator.self,
         HardSwishOperator.self, MulOperator.self, AveragePool2DOperator.self, MeanOperator.self, FullyConnectedOperator.self,
-        TransposeConvBiasOperator.self, DensifyOperator.self, DepthToSpaceOperator.self,
+        TransposeConvBiasOperator.self, DensifyOperator.self, DepthToSpaceOperator.self, ResizeNearestOperator.self,
     ]
 
     /// TFLite's code for custom operators, which are told apart by name.

@@ -60,12 +60,18 @@ struct StepPlanner {
         switch window.padding {
         case .same: oh = (ih + window.strideH - 1) / window.strideH; ow = (iw + window.strideW - 1) / window.strideW
         case .valid: oh = (ih - effH + window.strideH) / window.strideH; ow = (iw - effW + window.strideW) / window.strideW
+        case .explicit(let top, let left, let bottom, let right):
+            oh = (ih + top + bottom - effH) / window.strideH + 1
+            ow = (iw + left + right - effW) / window.strideW + 1
         }
         guard oh > 0, ow > 0, tensors[output].shape == [1, oh, ow, outputChannels] else {
             throw fail("\(tensors[output].name) is \(tensors[output].shape), expected \([1, oh, ow, outputChannels])")
         }
-        let padH = window.padding == .same ? max((oh - 1) * window.strideH + effH - ih, 0) : 0
-        let padW = window.padding == .same ? max((ow - 1) * window.strideW + effW - iw, 0) : 0
+        var padH = window.padding == .same ? max((oh - 1) * window.strideH + effH - ih, 0) : 0
+        var padW = window.padding == .same ? max((ow - 1) * window.strideW + effW - iw, 0) : 0
+        // Explicit pads: the kernels take the top and left ones (doubled here, halved below);
+        // reads past the bottom and right edges are zeros already.
+        if case .explicit(let top, let left, _, _) = window.padding { (padH, padW) = (2 * top, 2 * left) }
         return ConvolutionGeometry(
             input: arena(input), inputHeight: ih, inputWidth: iw, inputChannels: ic,
             output: arena(output), outputHeight: oh, outputWidth: ow, kernelHeight: kh, kernelWidth: kw,

@@ -1,0 +1,370 @@
+import KameraCore
+
+/// Turns an ONNX graph (NCHW, symbolic sizes) into KameraNN's graph (NHWC, every shape known)
+/// for one input size, so the compiler, memory planner and kernels are the ones the TFLite
+/// models use. Constant nodes and constant arithmetic are evaluated here; weights are
+/// re-laid out (OIHW → OHWI, depthwise → 1HWO); BatchNormalization, arithmetic with a
+/// constant, Clip and HardSigmoid become one per-channel affine step each.
+///
+/// The operators are the ones PP-OCR's detector needs; any other is refused by name.
+struct ONNXGraphImporter {
+    private let model: ONNXModel
+    private let path: String
+    private var tensors: [GraphTensor] = []
+    private var operations: [any GraphOperator] = []
+    /// ONNX name → the graph tensor holding it and its ONNX dims (NCHW for images).
+    private var activations: [String: (index: Int, dims: [Int])] = [:]
+    /// ONNX name → constant value (initializers, Constant nodes, folded arithmetic).
+    private var constants: [String: ONNXModel.Tensor]
+
+    private init(model: ONNXModel, path: String) {
+        (self.model, self.path, constants) = (model, path, model.initializers)
+    }
+
+    /// The graph for a 1 × channels × `height` × `width` input.
+    /// - Throws: `KameraError.invalidModel` naming the node for an unsupported operator or
+    ///   inconsistent shapes.
+    static func graph(_ model: ONNXModel, path: String, height: Int, width: Int) throws -> ModelGraph {
+        var importer = ONNXGraphImporter(model: model, path: path)
+        return try importer.run(height: height, width: width)
+    }
+
+    private func fail(_ reason: String) -> KameraError { .invalidModel(path: path, reason: reason) }
+
+    private mutating func run(height: Int, width: Int) throws -> ModelGraph {
+        guard let input = model.inputs.first(where: { constants[$0.name] == nil }), input.dims.count == 4,
+            let channels = input.dims[1]
+        else { throw fail("the model's input is not an image tensor N×C×H×W") }
+        guard height > 0, width > 0, height <= 16384, width <= 16384 else { throw fail("input size \(width)×\(height) is out of range") }
+        let inputIndex = addTensor(input.name, dims: [1, channels, height, width])
+        for node in model.nodes {
+            do {
+                try importNode(node)
+            } catch let error as KameraError {
+                throw fail("node \(node.name) (\(node.opType)): \(error.reason)")
+            }
+        }
+        let outputs = try model.outputs.map { output -> Int in
+            guard let found = activations[output.name] else { throw fail("output \(output.name) is not computed from the input") }
+            return found.index
+        }
+        return ModelGraph(tensors: tensors, operations: operations, inputs: [inputIndex], outputs: outputs)
+    }
+
+    // MARK: Tensors
+
+    /// A new activation tensor for ONNX dims (an image's NCHW dims become NHWC).
+    private mutating func addTensor(_ name: String, dims: [Int]) -> Int {
+        let shape = dims.count == 4 ? [dims[0], dims[2], dims[3], dims[1]] : dims
+        tensors.append(GraphTensor(name: name, shape: shape, elementType: .float32))
+        activations[name] = (tensors.count - 1, dims)
+        return tensors.count - 1
+    }
+
+    private mutating func addConstant(_ name: String, shape: [Int], floats: [Float]) -> Int {
+        tensors.append(GraphTensor(name: name, shape: shape, elementType: .float32, floats: floats))
+        return tensors.count - 1
+    }
+
+    private mutating func addConstant(_ name: String, ints: [Int32]) -> Int {
+        tensors.append(GraphTensor(name: name, shape: [ints.count], elementType: .int32, ints: ints))
+        return tensors.count - 1
+    }
+
+    private func activation(_ name: String) throws -> (index: Int, dims: [Int]) {
+        guard let found = activations[name] else { throw fail("input \(name) is neither computed nor constant") }
+        return found
+    }
+
+    private func constant(_ name: String) throws -> ONNXModel.Tensor {
+        guard let found = constants[name] else { throw fail("\(name) must be a constant") }
+        return found
+    }
+
+    /// A constant's values as floats (integers widened).
+    private func constantFloats(_ name: String) throws -> [Float] {
+        let value = try constant(name)
+        if let floats = value.floats { return floats }
+        return value.ints?.map(Float.init) ?? []
+    }
+
+    // MARK: Nodes
+
+    private mutating func importNode(_ node: ONNXModel.Node) throws {
+        guard let out = node.outputs.first else { throw fail("no output") }
+        let inputs = node.inputs.filter { !$0.isEmpty }
+        switch node.opType {
+        case "Constant":
+            guard case .tensor(var value) = node.attributes["value"] else { throw fail("a Constant without a tensor value") }
+            value.name = out
+            constants[out] = value
+        case "Identity":
+            if let value = constants[inputs[0]] { constants[out] = value } else { activations[out] = try activation(inputs[0]) }
+        case "Conv": try convolution(node, inputs, out)
+        case "ConvTranspose": try transposedConvolution(node, inputs, out)
+        case "BatchNormalization":
+            let x = try activation(inputs[0])
+            let (gamma, beta, mean, variance) = (
+                try constantFloats(inputs[1]), try constantFloats(inputs[2]), try constantFloats(inputs[3]), try constantFloats(inputs[4])
+            )
+            let epsilon = node.float("epsilon") ?? 1e-5
+            guard [gamma.count, beta.count, mean.count, variance.count].allSatisfy({ $0 == x.dims[1] }) else {
+                throw fail("BatchNormalization parameters do not have one value per channel")
+            }
+            let scale = zip(gamma, variance).map { $0 / (($1 + epsilon).squareRoot()) }
+            let shift = (0..<scale.count).map { beta[$0] - mean[$0] * scale[$0] }
+            affine(x, out, scale: scale, shift: shift)
+        case "Add", "Sub", "Mul", "Div": try arithmetic(node.opType, inputs, out)
+        case "Clip":
+            let x = try activation(inputs[0])
+            // Opset 11+: bounds as inputs; before: attributes.
+            let lower = inputs.count > 1 ? try constantFloats(inputs[1]).first ?? -.infinity : node.float("min") ?? -.infinity
+            let upper = inputs.count > 2 ? try constantFloats(inputs[2]).first ?? .infinity : node.float("max") ?? .infinity
+            if lower == 0, upper == 6 {
+                operations.append(Relu6Operator(input: x.index, output: addTensor(out, dims: x.dims)))
+            } else {
+                affine(x, out, scale: [1], shift: [0], lower: lower, upper: upper)
+            }
+        case "Relu":
+            let x = try activation(inputs[0])
+            operations.append(ReluOperator(input: x.index, output: addTensor(out, dims: x.dims)))
+        case "Sigmoid":
+            let x = try activation(inputs[0])
+            operations.append(LogisticOperator(input: x.index, output: addTensor(out, dims: x.dims)))
+        case "HardSigmoid":
+            let x = try activation(inputs[0])
+            affine(x, out, scale: [node.float("alpha") ?? 0.2], shift: [node.float("beta") ?? 0.5], lower: 0, upper: 1)
+        case "GlobalAveragePool":
+            let x = try activation(inputs[0])
+            guard x.dims.count == 4 else { throw fail("GlobalAveragePool of a \(x.dims.count)-D tensor") }
+            let axes = addConstant(out + ".axes", ints: [1, 2])
+            operations.append(MeanOperator(input: x.index, axes: axes, output: addTensor(out, dims: [1, x.dims[1], 1, 1])))
+        case "Resize": try resize(node, inputs, out)
+        case "Concat":
+            let parts = try inputs.map(activation)
+            let rank = parts[0].dims.count
+            var axis = Int(node.int("axis") ?? 1)
+            if axis < 0 { axis += rank }
+            guard rank == 4, axis == 1,
+                parts.allSatisfy({ $0.dims.count == 4 && $0.dims[2] == parts[0].dims[2] && $0.dims[3] == parts[0].dims[3] })
+            else { throw fail("Concat is supported along the channels of images of one size") }
+            var dims = parts[0].dims
+            dims[1] = parts.map { $0.dims[1] }.reduce(0, +)
+            operations.append(
+                ConcatenationOperator(inputs: parts.map(\.index), output: addTensor(out, dims: dims), axis: 3, activation: .none))
+        default:
+            throw fail("operator \(node.opType) is not supported")
+        }
+    }
+
+    /// `y = clamp(x · scale + shift)` as one step.
+    private mutating func affine(
+        _ x: (index: Int, dims: [Int]), _ out: String, scale: [Float], shift: [Float], lower: Float = -.infinity, upper: Float = .infinity
+    ) {
+        operations.append(
+            ChannelAffineOperator(
+                input: x.index, output: addTensor(out, dims: x.dims), scale: scale, shift: shift, lower: lower, upper: upper))
+    }
+
+    /// Add, Sub, Mul, Div: of two constants (folded), of an activation and a constant (one
+    /// value or one per channel: an affine step), or of two activations (the same shape, or
+    /// an image times one value per channel).
+    private mutating func arithmetic(_ op: String, _ inputs: [String], _ out: String) throws {
+        guard inputs.count == 2 else { throw fail("\(op) takes two inputs") }
+        let (left, right) = (inputs[0], inputs[1])
+        if let a = constants[left], let b = constants[right] {
+            constants[out] = try fold(op, a, b, name: out)
+            return
+        }
+        if let c = constants[right] ?? constants[left] {
+            let x = try activation(constants[right] != nil ? left : right)
+            let constantFirst = constants[left] != nil
+            let values = c.floats ?? c.ints?.map(Float.init) ?? []
+            // One value, or one per channel laid out [C], [C,1,1] or [1,C,1,1].
+            guard values.count == 1 || (x.dims.count == 4 && values.count == x.dims[1] && c.dims.filter({ $0 != 1 }).count <= 1) else {
+                throw fail("\(op) with a constant of shape \(c.dims) is not supported")
+            }
+            switch (op, constantFirst) {
+            case ("Add", _): affine(x, out, scale: [1], shift: values)
+            case ("Mul", _): affine(x, out, scale: values, shift: [0])
+            case ("Sub", false): affine(x, out, scale: [1], shift: values.map { -$0 })
+            case ("Sub", true): affine(x, out, scale: [-1], shift: values)
+            case ("Div", false): affine(x, out, scale: values.map { 1 / $0 }, shift: [0])
+            default: throw fail("a constant divided by an activation is not supported")
+            }
+            return
+        }
+        let (a, b) = (try activation(left), try activation(right))
+        let (large, small) = a.dims.reduce(1, *) >= b.dims.reduce(1, *) ? (a, b) : (b, a)
+        let perChannel = small.dims != large.dims
+        if perChannel {
+            guard op == "Mul", large.dims.count == 4, small.dims == [1, large.dims[1], 1, 1] else {
+                throw fail("\(op) of \(a.dims) and \(b.dims): broadcasting is supported for a product by one value per channel only")
+            }
+        }
+        let output = addTensor(out, dims: large.dims)
+        switch op {
+        case "Add": operations.append(AddOperator(a.index, b.index, output: output, activation: .none))
+        case "Mul": operations.append(MulOperator(large.index, small.index, output: output, activation: .none))
+        default: throw fail("\(op) of two activations is not supported")
+        }
+    }
+
+    /// Elementwise arithmetic of two constants with scalar broadcasting.
+    private func fold(_ op: String, _ a: ONNXModel.Tensor, _ b: ONNXModel.Tensor, name: String) throws -> ONNXModel.Tensor {
+        let (x, y) = (a.floats ?? a.ints?.map(Float.init) ?? [], b.floats ?? b.ints?.map(Float.init) ?? [])
+        guard x.count == y.count || x.count == 1 || y.count == 1 else { throw fail("\(op) of constants \(a.dims) and \(b.dims)") }
+        let count = max(x.count, y.count)
+        let values = (0..<count).map { i -> Float in
+            let (p, q) = (x[x.count == 1 ? 0 : i], y[y.count == 1 ? 0 : i])
+            switch op {
+            case "Add": return p + q
+            case "Sub": return p - q
+            case "Mul": return p * q
+            default: return p / q
+            }
+        }
+        let dims = x.count >= y.count ? a.dims : b.dims
+        if a.ints != nil, b.ints != nil, op != "Div" {
+            return ONNXModel.Tensor(name: name, dims: dims, ints: values.map { Int64($0) })
+        }
+        return ONNXModel.Tensor(name: name, dims: dims, floats: values)
+    }
+
+    private mutating func convolution(_ node: ONNXModel.Node, _ inputs: [String], _ out: String) throws {
+        let x = try activation(inputs[0])
+        let w = try constant(inputs[1])
+        guard x.dims.count == 4, w.dims.count == 4, let weights = w.floats else {
+            throw fail("Conv is supported on images with constant weights")
+        }
+        let (oc, icPerGroup, kh, kw) = (w.dims[0], w.dims[1], w.dims[2], w.dims[3])
+        let ic = x.dims[1]
+        let group = Int(node.int("group") ?? 1)
+        let window = try self.window(node, kernel: (kh, kw))
+        let bias = inputs.count > 2 ? try constantFloats(inputs[2]) : [Float](repeating: 0, count: oc)
+        guard bias.count == oc else { throw fail("Conv bias has \(bias.count) values for \(oc) channels") }
+        let biasIndex = addConstant(out + ".bias", shape: [oc], floats: bias)
+        let (oh, ow) = try outputSize(x.dims, kernel: (kh, kw), window: window)
+        if group == 1 {
+            guard icPerGroup == ic else { throw fail("Conv weights \(w.dims) for \(ic) input channels") }
+            // OIHW → OHWI.
+            var packed = [Float](repeating: 0, count: weights.count)
+            for o in 0..<oc {
+                for c in 0..<ic {
+                    for y in 0..<kh {
+                        for xx in 0..<kw { packed[((o * kh + y) * kw + xx) * ic + c] = weights[((o * ic + c) * kh + y) * kw + xx] }
+                    }
+                }
+            }
+            let filter = addConstant(out + ".filter", shape: [oc, kh, kw, ic], floats: packed)
+            let output = addTensor(out, dims: [1, oc, oh, ow])
+            operations.append(
+                Conv2DOperator(input: x.index, filter: filter, bias: biasIndex, output: output, window: window, activation: .none))
+        } else if group == ic, icPerGroup == 1, oc % ic == 0 {
+            // Depthwise: [O, 1, kh, kw] → [1, kh, kw, O].
+            var packed = [Float](repeating: 0, count: weights.count)
+            for o in 0..<oc {
+                for y in 0..<kh {
+                    for xx in 0..<kw { packed[(y * kw + xx) * oc + o] = weights[(o * kh + y) * kw + xx] }
+                }
+            }
+            let filter = addConstant(out + ".filter", shape: [1, kh, kw, oc], floats: packed)
+            let output = addTensor(out, dims: [1, oc, oh, ow])
+            operations.append(
+                DepthwiseConv2DOperator(
+                    input: x.index, filter: filter, bias: biasIndex, output: output, window: window, depthMultiplier: oc / ic,
+                    activation: .none))
+        } else {
+            throw fail("Conv with \(group) groups of \(icPerGroup) channels is not supported (only 1 group, or depthwise)")
+        }
+    }
+
+    private mutating func transposedConvolution(_ node: ONNXModel.Node, _ inputs: [String], _ out: String) throws {
+        let x = try activation(inputs[0])
+        let w = try constant(inputs[1])
+        guard x.dims.count == 4, w.dims.count == 4, let weights = w.floats, Int(node.int("group") ?? 1) == 1 else {
+            throw fail("ConvTranspose is supported on images with constant weights, one group")
+        }
+        let (ic, oc, kh, kw) = (w.dims[0], w.dims[1], w.dims[2], w.dims[3])
+        let strides = (node.ints("strides") ?? [1, 1]).map(Int.init)
+        let pads = (node.ints("pads") ?? [0, 0, 0, 0]).map(Int.init)
+        guard ic == x.dims[1], strides == [kh, kw], pads.allSatisfy({ $0 == 0 }),
+            node.ints("output_padding")?.allSatisfy({ $0 == 0 }) ?? true
+        else {
+            throw fail("ConvTranspose is supported with the kernel equal to the stride and no padding")
+        }
+        // [I, O, kh, kw] → [O, kh, kw, I].
+        var packed = [Float](repeating: 0, count: weights.count)
+        for i in 0..<ic {
+            for o in 0..<oc {
+                for y in 0..<kh {
+                    for xx in 0..<kw { packed[((o * kh + y) * kw + xx) * ic + i] = weights[((i * oc + o) * kh + y) * kw + xx] }
+                }
+            }
+        }
+        let bias = inputs.count > 2 ? try constantFloats(inputs[2]) : [Float](repeating: 0, count: oc)
+        let filter = addConstant(out + ".filter", shape: [oc, kh, kw, ic], floats: packed)
+        let biasIndex = addConstant(out + ".bias", shape: [oc], floats: bias)
+        let output = addTensor(out, dims: [1, oc, x.dims[2] * kh, x.dims[3] * kw])
+        operations.append(
+            TransposeConvBiasOperator(input: x.index, weights: filter, bias: biasIndex, output: output, strideW: kw, strideH: kh))
+    }
+
+    private mutating func resize(_ node: ONNXModel.Node, _ inputs: [String], _ out: String) throws {
+        let x = try activation(inputs[0])
+        guard x.dims.count == 4, node.string("mode") ?? "nearest" == "nearest",
+            ["asymmetric", nil].contains(node.string("coordinate_transformation_mode")),
+            ["floor", nil].contains(node.string("nearest_mode"))
+        else { throw fail("Resize is supported in nearest mode with asymmetric coordinates and floor rounding") }
+        // Opset 11+: roi 1, scales 2, sizes 3 (an empty name or empty tensor when unused).
+        var (oh, ow) = (0, 0)
+        if inputs.count > 3 || (node.inputs.count > 3 && !node.inputs[3].isEmpty), let sizes = constants[node.inputs[3]]?.ints,
+            sizes.count == 4
+        {
+            (oh, ow) = (Int(sizes[2]), Int(sizes[3]))
+        } else if node.inputs.count > 2, let scales = constants[node.inputs[2]]?.floats, scales.count == 4 {
+            guard scales[0] == 1, scales[1] == 1 else { throw fail("Resize scales batch or channels") }
+            (oh, ow) = (Int((Float(x.dims[2]) * scales[2]).rounded(.down)), Int((Float(x.dims[3]) * scales[3]).rounded(.down)))
+        } else {
+            throw fail("Resize needs constant scales or sizes")
+        }
+        guard oh > 0, ow > 0, oh <= 1 << 15, ow <= 1 << 15 else { throw fail("Resize to \(ow)×\(oh)") }
+        operations.append(ResizeNearestOperator(input: x.index, output: addTensor(out, dims: [1, x.dims[1], oh, ow])))
+    }
+
+    /// Strides, dilations and explicit pads of a convolution (`auto_pad` SAME_UPPER is
+    /// TFLite's SAME).
+    private func window(_ node: ONNXModel.Node, kernel: (Int, Int)) throws -> Window {
+        let strides = (node.ints("strides") ?? [1, 1]).map(Int.init)
+        let dilations = (node.ints("dilations") ?? [1, 1]).map(Int.init)
+        guard strides.count == 2, dilations.count == 2, (strides + dilations).allSatisfy({ (1...64).contains($0) }) else {
+            throw fail("strides \(strides) or dilations \(dilations) out of range")
+        }
+        var window = Window(strideH: strides[0], strideW: strides[1], dilationH: dilations[0], dilationW: dilations[1])
+        switch node.string("auto_pad") ?? "NOTSET" {
+        case "SAME_UPPER": window.padding = .same
+        case "VALID": window.padding = .valid
+        case "NOTSET":
+            let pads = (node.ints("pads") ?? [0, 0, 0, 0]).map(Int.init)
+            guard pads.count == 4, pads.allSatisfy({ (0...64).contains($0) }) else { throw fail("pads \(pads) out of range") }
+            window.padding = pads.allSatisfy({ $0 == 0 }) ? .valid : .explicit(top: pads[0], left: pads[1], bottom: pads[2], right: pads[3])
+        case let other: throw fail("auto_pad \(other) is not supported")
+        }
+        return window
+    }
+
+    /// A convolution's output height and width.
+    private func outputSize(_ dims: [Int], kernel: (Int, Int), window: Window) throws -> (Int, Int) {
+        let (ih, iw) = (dims[2], dims[3])
+        let effH = (kernel.0 - 1) * window.dilationH + 1, effW = (kernel.1 - 1) * window.dilationW + 1
+        let size: (Int, Int) =
+            switch window.padding {
+            case .same: ((ih + window.strideH - 1) / window.strideH, (iw + window.strideW - 1) / window.strideW)
+            case .valid: ((ih - effH) / window.strideH + 1, (iw - effW) / window.strideW + 1)
+            case .explicit(let top, let left, let bottom, let right):
+                ((ih + top + bottom - effH) / window.strideH + 1, (iw + left + right - effW) / window.strideW + 1)
+            }
+        guard size.0 > 0, size.1 > 0 else { throw fail("the input \(iw)×\(ih) is smaller than the kernel") }
+        return size
+    }
+}

@@ -1,0 +1,55 @@
+/// `y = clamp(x · scale[c] + shift[c], lower, upper)` with constant per-channel (or single)
+/// scale and shift: what ONNX graphs spell as BatchNormalization, an Add, Sub, Mul or Div by a
+/// constant, Clip and HardSigmoid. Not a TFLite operator (TFLite models fold these into their
+/// convolutions); the ONNX importer emits it.
+struct ChannelAffineOperator: GraphOperator {
+    static let builtinCode: Int32 = -1
+    static let name = "CHANNEL_AFFINE"
+
+    var input: Int, output: Int
+    /// One value, or one per channel (the last dimension).
+    var scale: [Float], shift: [Float]
+    var lower: Float, upper: Float
+
+    init(input: Int, output: Int, scale: [Float], shift: [Float], lower: Float = -.infinity, upper: Float = .infinity) {
+        (self.input, self.output, self.scale, self.shift, self.lower, self.upper) = (input, output, scale, shift, lower, upper)
+    }
+
+    init(_ record: OperatorRecord) throws { throw record.fail("\(Self.name) is not read from model files") }
+
+    var inputs: [Int] { [input] }
+
+    func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel {
+        try planner.sameCount(input, output)
+        let channels = planner.tensors[input].shape.last ?? 1
+        guard [1, channels].contains(scale.count), [1, channels].contains(shift.count) else {
+            throw planner.fail("\(Self.name): \(scale.count) scales and \(shift.count) shifts for \(channels) channels")
+        }
+        let (scale, shift) = (scale, shift)
+        let scales = planner.appendPacked(count: channels) { scale.count == 1 ? scale[0] : scale[$0] }
+        let shifts = planner.appendPacked(count: channels) { shift.count == 1 ? shift[0] : shift[$0] }
+        return ChannelAffineKernel(
+            input: planner.arena(input), output: planner.arena(output), pixels: planner.tensors[input].elementCount / channels,
+            channels: channels, scales: scales, shifts: shifts, lower: lower, upper: upper)
+    }
+}
+
+struct ChannelAffineKernel: PlannedKernel {
+    var input: Int, output: Int, pixels: Int, channels: Int, scales: Int, shifts: Int
+    var lower: Float, upper: Float
+    var kernelName: String { "channel affine" }
+
+    func run(_ context: KernelContext) {
+        let (input, output, scales, shifts, channels, lower, upper) = (input, output, scales, shifts, channels, lower, upper)
+        context.parallelRows(pixels, minimumPerThread: 4096 / max(channels, 1) + 1) { p0, p1 in
+            let (x, y) = (context.arena + input, context.arena + output)
+            let (scale, shift) = (context.weights + scales, context.weights + shifts)
+            for p in p0..<p1 {
+                let row = p * channels
+                for c in 0..<channels {
+                    y[row + c] = min(max(x[row + c] * scale[c] + shift[c], lower), upper)
+                }
+            }
+        }
+    }
+}
