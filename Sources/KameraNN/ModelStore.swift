@@ -69,7 +69,12 @@ public struct ModelStore: Sendable, Hashable {
     /// A process-wide pool of sessions for `model` compiled for a `height` × `width` input
     /// (`NeuralNetwork.resized`): fully convolutional detectors scan whole images this way.
     /// The most recently used sizes are kept (their arenas are large); others are compiled again.
+    /// ONNX models (which leave the size open) are compiled for each size asked for.
     public func sessions(_ model: KameraModel, inputHeight height: Int, inputWidth width: Int) throws -> InferenceSessionPool {
+        if model.isONNX {
+            let onnx = try onnxNetwork(model)
+            return try Self.cache.resizedPool(onnx.path, height: height, width: width) { try onnx.network(height: height, width: width) }
+        }
         let native = try sessions(model)
         if native.network.inputShapes.first.map({ $0.count == 4 && $0[1] == height && $0[2] == width }) == true {
             return native
@@ -79,9 +84,39 @@ public struct ModelStore: Sendable, Hashable {
         }
     }
 
+    /// An ONNX model read once per process and file, checksum verified like the TFLite ones.
+    /// - Throws: `KameraError.invalidArgument` for a TFLite model, and `network(_:)`'s errors.
+    public func onnxNetwork(_ model: KameraModel) throws -> ONNXNetwork {
+        guard model.isONNX else { throw KameraError.invalidArgument("\(model.fileName) is not an ONNX model") }
+        let path = directory.appendingPathComponent(model.fileName).path
+        return try Self.cache.onnx(path) {
+            let bytes = try verifiedBytes(model)
+            return try ONNXNetwork(bytes: bytes, name: try self.path(of: model))
+        }
+    }
+
+    /// The file's bytes, once its checksum matches the pin.
+    private func verifiedBytes(_ model: KameraModel) throws -> [UInt8] {
+        let path = try self.path(of: model)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw KameraError.unreadableFile(path: path, reason: "cannot open")
+        }
+        let bytes = [UInt8](data)
+        guard SHA256Digest.hex(bytes) == model.sha256 else {
+            throw KameraError.invalidModel(
+                path: path, reason: "checksum does not match the pinned SHA-256 (corrupt or a different version)")
+        }
+        return bytes
+    }
+
     /// The compiled network for `model`, loaded once per process and file. A file whose
     /// checksum does not match the pin is rejected as corrupt before it is parsed.
+    /// - Throws: `KameraError.invalidArgument` for an ONNX model (compiled per input size:
+    ///   `sessions(_:inputHeight:inputWidth:)`).
     public func network(_ model: KameraModel) throws -> NeuralNetwork {
+        guard !model.isONNX else {
+            throw KameraError.invalidArgument("\(model.fileName) is compiled per input size: ask for its sessions at a size")
+        }
         let path = directory.appendingPathComponent(model.fileName).path
         return try Self.cache.network(path) {
             let path = try self.path(of: model)
@@ -106,6 +141,7 @@ private final class NetworkCache: @unchecked Sendable {
     // @unchecked: all state is behind `lock`.
     private let lock = NSLock()
     private var networks: [String: NeuralNetwork] = [:]
+    private var onnxNetworks: [String: ONNXNetwork] = [:]
     private var pools: [String: InferenceSessionPool] = [:]
     /// Pools of resized networks, least recently used first.
     private var resized: [(key: String, pool: InferenceSessionPool)] = []
@@ -144,6 +180,15 @@ private final class NetworkCache: @unchecked Sendable {
         resized.append((key, pool))
         if resized.count > Self.resizedLimit { resized.removeFirst() }
         return pool
+    }
+
+    func onnx(_ path: String, load: () throws -> ONNXNetwork) throws -> ONNXNetwork {
+        lock.lock()
+        defer { lock.unlock() }
+        if let network = onnxNetworks[path] { return network }
+        let network = try load()
+        onnxNetworks[path] = network
+        return network
     }
 
     func network(_ path: String, load: () throws -> NeuralNetwork) throws -> NeuralNetwork {

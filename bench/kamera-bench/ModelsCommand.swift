@@ -20,7 +20,7 @@ struct ModelsCommand: ParsableCommand {
     var detectorInput: String?
 
     func run() throws {
-        var models = KameraModel.allCases
+        var models = KameraModel.allCases.filter { !$0.isONNX }
         var size: (width: Int, height: Int)?
         if let detectorInput {
             let parts = detectorInput.split(separator: "x").compactMap { Int($0) }
