@@ -108,20 +108,20 @@ struct ModelReferenceTests {
     @Test("An operator KameraNN does not implement is named in a typed error")
     func unknownOperator() throws {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try ModelStore.default.path(of: .faceDetectionShortRange))))
-        // Rewrite the first operator code to builtin 97 (not one KameraNN runs) in whichever
+        // Rewrite the first operator code to builtin 102 (not one KameraNN runs) in whichever
         // fields the file has (old models only have the byte-sized one).
         let reader = FlatBufferReader(bytes: bytes, path: "patched")
         let code = try #require(try reader.root().tables(1).first)
         if let position = try code.fieldPosition(3) {
-            bytes[position] = 97; bytes[position + 1] = 0; bytes[position + 2] = 0; bytes[position + 3] = 0
+            bytes[position] = 102; bytes[position + 1] = 0; bytes[position + 2] = 0; bytes[position + 3] = 0
         }
         let old = try #require(try code.fieldPosition(0))
-        bytes[old] = 97
+        bytes[old] = 102
         do {
             _ = try NeuralNetwork(bytes: bytes, name: "patched")
             Issue.record("a model with an unknown operator loaded")
         } catch let error as KameraError {
-            #expect(error.description.contains("unsupported operator (builtin code 97)"), "\(error)")
+            #expect(error.description.contains("unsupported operator (builtin code 102)"), "\(error)")
         }
     }
 
