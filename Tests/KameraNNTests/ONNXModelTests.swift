@@ -1,6 +1,7 @@
 import Foundation
 import KameraCore
 import KameraImageIO
+import KameraRender
 import KameraTestTiers
 import Testing
 
@@ -50,6 +51,48 @@ struct ONNXModelTests {
         // The text is found: a good share of the map is sure of it.
         let text = Double(theirs.filter { $0 > 0.3 }.count) / Double(theirs.count)
         #expect(text > 0.03, "\(Int(text * 100)) % of the map above 0.3")
+    }
+
+    @Test(
+        "The text recognizer's character probabilities match ONNX Runtime's on a printed line, and read it",
+        arguments: [("KAMERA 4921", 320), ("Open daily 9-17", 480)])
+    func recognizerMatches(printed: String, width: Int) throws {
+        let path = try ModelStore.default.path(of: .textRecognition)
+        let model = try ModelStore.default.onnxNetwork(.textRecognition)
+        #expect(model.metadata["character"]?.split(separator: "\n").count == 6623)
+        let program = try model.program(height: 48, width: width)
+        // The line printed in the standard font, as PP-OCR's recognizer takes it: 48 pixels
+        // high, values −1…1.
+        var canvas = Canvas(PixelBuffer(width: width, height: 48, format: .rgb8, filledWith: [245, 245, 240]))
+        canvas.draw(
+            text: printed, at: PixelPoint(x: 8, y: 6), size: 30, color: Color(red: 20, green: 20, blue: 30), font: try FontFace.standard())
+        let line = canvas.buffer
+        var chw = [Float](repeating: 0, count: 3 * 48 * width)
+        for c in 0..<3 {
+            for y in 0..<48 {
+                for x in 0..<width { chw[(c * 48 + y) * width + x] = (Float(line.pixel(x: x, y: y)[c]) / 255 - 0.5) / 0.5 }
+            }
+        }
+        let session = program.network.makeSession()
+        session.withInput { input in
+            for c in 0..<3 { for p in 0..<(48 * width) { input[p * 3 + c] = chw[c * 48 * width + p] } }
+        }
+        let ours = try #require(try program.run(session).first)
+        let theirs = try ONNXRuntimeReference.run(model: path, input: chw, shape: [1, 3, 48, width])
+        #expect(ours.shape == [1, width / 8, 6625] && ours.values.count == theirs.count)
+        let worst = zip(ours.values, theirs).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst < 1e-4, "max |Δ| \(worst) over \(theirs.count) probabilities")
+        // Read greedily (CTC: the best class per column, repeats merged, blanks dropped): the
+        // line's words come out.
+        let characters = ["<blank>"] + (model.metadata["character"] ?? "").split(separator: "\n").map(String.init) + [" "]
+        var text = "", previous = 0
+        for column in 0..<ours.shape[1] {
+            let row = ours.values[(column * 6625)..<((column + 1) * 6625)]
+            let best = row.indices.max { row[$0] < row[$1] }! - column * 6625
+            if best != 0, best != previous { text += characters[best] }
+            previous = best
+        }
+        #expect(text == printed, "read \(text)")
     }
 
     @Test("Truncated, empty and foreign files are typed errors")

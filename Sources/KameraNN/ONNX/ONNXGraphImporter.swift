@@ -21,34 +21,66 @@ struct ONNXGraphImporter {
         (self.model, self.path, constants) = (model, path, model.initializers)
     }
 
-    /// The graph for a 1 × channels × `height` × `width` input.
+    /// A graph split where its image layers end: the head for KameraNN, the rest for
+    /// `ONNXTail`, and the head's outputs the tail reads (ONNX names and NCHW dims).
+    struct Imported {
+        var head: ModelGraph
+        var tail: ONNXTail?
+        var headOutputs: [(name: String, dims: [Int])]
+    }
+
+    /// Operators that start the tail: sequence and shape work, not image layers.
+    static let tailOperators: Set<String> = [
+        "Shape", "Reshape", "Transpose", "MatMul", "Softmax", "Squeeze", "Unsqueeze", "ReduceMean", "Slice", "Cast", "Pow", "Sqrt",
+        "Flatten",
+    ]
+
+    /// The graph for a 1 × channels × `height` × `width` input, without a tail.
     /// - Throws: `KameraError.invalidModel` naming the node for an unsupported operator or
     ///   inconsistent shapes.
     static func graph(_ model: ONNXModel, path: String, height: Int, width: Int) throws -> ModelGraph {
+        let imported = try split(model, path: path, height: height, width: width)
+        guard imported.tail == nil else {
+            throw KameraError.invalidModel(
+                path: path, reason: "the graph has sequence layers after its image layers: run it as an ONNXProgram")
+        }
+        return imported.head
+    }
+
+    /// The head and tail for a 1 × channels × `height` × `width` input.
+    static func split(_ model: ONNXModel, path: String, height: Int, width: Int) throws -> Imported {
         var importer = ONNXGraphImporter(model: model, path: path)
         return try importer.run(height: height, width: width)
     }
 
     private func fail(_ reason: String) -> KameraError { .invalidModel(path: path, reason: reason) }
 
-    private mutating func run(height: Int, width: Int) throws -> ModelGraph {
+    private mutating func run(height: Int, width: Int) throws -> Imported {
         guard let input = model.inputs.first(where: { constants[$0.name] == nil }), input.dims.count == 4,
             let channels = input.dims[1]
         else { throw fail("the model's input is not an image tensor N×C×H×W") }
         guard height > 0, width > 0, height <= 16384, width <= 16384 else { throw fail("input size \(width)×\(height) is out of range") }
         let inputIndex = addTensor(input.name, dims: [1, channels, height, width])
-        for node in model.nodes {
+        let tailStart = model.nodes.firstIndex { Self.tailOperators.contains($0.opType) } ?? model.nodes.count
+        for node in model.nodes[..<tailStart] {
             do {
                 try importNode(node)
             } catch let error as KameraError {
                 throw fail("node \(node.name) (\(node.opType)): \(error.reason)")
             }
         }
-        let outputs = try model.outputs.map { output -> Int in
-            guard let found = activations[output.name] else { throw fail("output \(output.name) is not computed from the input") }
-            return found.index
+        let tailNodes = Array(model.nodes[tailStart...])
+        // The head's outputs: what the tail reads of it, and the graph's outputs it computes.
+        var names: [String] = []
+        for name in tailNodes.flatMap(\.inputs) + model.outputs.map(\.name) where activations[name] != nil && !names.contains(name) {
+            names.append(name)
         }
-        return ModelGraph(tensors: tensors, operations: operations, inputs: [inputIndex], outputs: outputs)
+        guard !names.isEmpty else { throw fail("no output is computed from the input") }
+        let head = ModelGraph(tensors: tensors, operations: operations, inputs: [inputIndex], outputs: names.map { activations[$0]!.index })
+        let tail =
+            tailNodes.isEmpty
+            ? nil : ONNXTail(nodes: tailNodes, constants: constants, outputs: model.outputs.map(\.name), path: path)
+        return Imported(head: head, tail: tail, headOutputs: names.map { ($0, activations[$0]!.dims) })
     }
 
     // MARK: Tensors
@@ -140,6 +172,25 @@ struct ONNXGraphImporter {
             let axes = addConstant(out + ".axes", ints: [1, 2])
             operations.append(MeanOperator(input: x.index, axes: axes, output: addTensor(out, dims: [1, x.dims[1], 1, 1])))
         case "Resize": try resize(node, inputs, out)
+        case "AveragePool", "MaxPool":
+            let x = try activation(inputs[0])
+            let kernel = (node.ints("kernel_shape") ?? []).map(Int.init)
+            guard x.dims.count == 4, kernel.count == 2, (node.int("ceil_mode") ?? 0) == 0 else { throw fail("\(node.opType) of \(x.dims)") }
+            let window = try self.window(node, kernel: (kernel[0], kernel[1]))
+            if case .explicit = window.padding, node.opType == "AveragePool", (node.int("count_include_pad") ?? 0) != 0 {
+                throw fail("AveragePool counting its padding is not supported")
+            }
+            let (oh, ow) = try outputSize(x.dims, kernel: (kernel[0], kernel[1]), window: window)
+            let output = addTensor(out, dims: [1, x.dims[1], oh, ow])
+            if node.opType == "AveragePool" {
+                operations.append(
+                    AveragePool2DOperator(
+                        input: x.index, output: output, filterH: kernel[0], filterW: kernel[1], window: window, activation: .none))
+            } else {
+                operations.append(
+                    MaxPool2DOperator(
+                        input: x.index, output: output, filterH: kernel[0], filterW: kernel[1], window: window, activation: .none))
+            }
         case "Concat":
             let parts = try inputs.map(activation)
             let rank = parts[0].dims.count

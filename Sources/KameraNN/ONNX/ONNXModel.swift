@@ -53,4 +53,7 @@ struct ONNXModel: Sendable {
     var initializers: [String: Tensor]
     var inputs: [ValueInfo]
     var outputs: [ValueInfo]
+    /// The model's metadata (`metadata_props`): PP-OCR's recognizers keep their character
+    /// list under "character".
+    var metadata: [String: String] = [:]
 }

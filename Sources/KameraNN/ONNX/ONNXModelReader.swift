@@ -22,9 +22,19 @@ enum ONNXModelReader {
         var model = ProtobufReader(bytes: bytes, path: path)
         var opset = 0
         var graph: Range<Int>?
+        var metadata: [String: String] = [:]
         while let (field, value) = try model.next() {
             switch (field, value) {
             case (7, .bytes(let range)): graph = range
+            case (14, .bytes(let range)):
+                // StringStringEntryProto: key 1, value 2.
+                var entry = ProtobufReader(model, range: range)
+                var (key, text) = ("", "")
+                while let (f, v) = try entry.next() {
+                    if f == 1, case .bytes(let r) = v { key = entry.string(r) }
+                    if f == 2, case .bytes(let r) = v { text = entry.string(r) }
+                }
+                metadata[key] = text
             case (8, .bytes(let range)):
                 // OperatorSetIdProto: domain 1, version 2; the default domain is "".
                 var set = ProtobufReader(model, range: range)
@@ -38,7 +48,7 @@ enum ONNXModelReader {
             }
         }
         guard let graph else { throw model.fail("no graph (not an ONNX model?)") }
-        var result = ONNXModel(opsetVersion: opset, nodes: [], initializers: [:], inputs: [], outputs: [])
+        var result = ONNXModel(opsetVersion: opset, nodes: [], initializers: [:], inputs: [], outputs: [], metadata: metadata)
         var reader = ProtobufReader(model, range: graph)
         while let (field, value) = try reader.next() {
             guard case .bytes(let range) = value else { continue }

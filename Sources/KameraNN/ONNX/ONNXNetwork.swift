@@ -23,6 +23,18 @@ public final class ONNXNetwork: Sendable {
         model = try ONNXModelReader.read(bytes: bytes, path: name)
     }
 
+    /// The model's metadata (`metadata_props`).
+    public var metadata: [String: String] { model.metadata }
+
+    /// The model compiled for a 1 × C × `height` × `width` input, image layers on KameraNN and
+    /// any sequence layers after them evaluated node by node (`ONNXProgram`).
+    /// - Throws: `KameraError.invalidModel` for an operator KameraNN does not run.
+    public func program(height: Int, width: Int) throws -> ONNXProgram {
+        let imported = try ONNXGraphImporter.split(model, path: path, height: height, width: width)
+        return ONNXProgram(
+            network: try NeuralNetwork(graph: imported.head, name: path), tail: imported.tail, headOutputs: imported.headOutputs)
+    }
+
     /// The model compiled for a 1 × C × `height` × `width` input (its tensors NHWC, as every
     /// KameraNN network's).
     /// - Throws: `KameraError.invalidModel` for an operator KameraNN does not run or shapes

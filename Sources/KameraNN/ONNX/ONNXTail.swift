@@ -1,0 +1,352 @@
+import Foundation
+import KameraCore
+
+/// The part of an ONNX graph after its image layers: sequence and attention operators on
+/// small tensors (a recognizer's transformer over the ~40 columns of a text line) that
+/// KameraNN's NHWC image runtime has no use for. Evaluated node by node on plain row-major
+/// arrays with ONNX's own semantics (NumPy broadcasting, shapes computed at run time).
+struct ONNXTail: Sendable {
+    /// A tensor: its ONNX shape and values (integers held as floats: shapes and indices here
+    /// are far below 2^24).
+    struct Array: Sendable {
+        var shape: [Int]
+        var values: [Float]
+
+        var count: Int { shape.reduce(1, *) }
+    }
+
+    let nodes: [ONNXModel.Node]
+    let constants: [String: ONNXModel.Tensor]
+    let outputs: [String]
+    let path: String
+
+    func fail(_ reason: String) -> KameraError { .invalidModel(path: path, reason: reason) }
+
+    /// Runs the nodes on the head's outputs (by ONNX name, NCHW) and returns the graph's outputs.
+    func run(_ inputs: [String: Array]) throws -> [Array] {
+        var values = inputs
+        func value(_ name: String) throws -> Array {
+            if let found = values[name] { return found }
+            if let constant = constants[name] {
+                return Array(shape: constant.dims, values: constant.floats ?? constant.ints?.map(Float.init) ?? [])
+            }
+            throw fail("tail input \(name) is missing")
+        }
+        for node in nodes {
+            let inputs = try node.inputs.map { $0.isEmpty ? Array(shape: [0], values: []) : try value($0) }
+            do {
+                values[node.outputs[0]] = try evaluate(node, inputs)
+            } catch let error as KameraError {
+                throw fail("node \(node.name) (\(node.opType)): \(error.reason)")
+            }
+        }
+        return try outputs.map(value)
+    }
+
+    // MARK: Operators
+
+    private func evaluate(_ node: ONNXModel.Node, _ x: [Array]) throws -> Array {
+        switch node.opType {
+        case "Constant":
+            guard case .tensor(let t) = node.attributes["value"] else { throw fail("Constant without a tensor") }
+            return Array(shape: t.dims, values: t.floats ?? t.ints?.map(Float.init) ?? [])
+        case "Identity", "Cast": return x[0]
+        case "Shape": return Array(shape: [x[0].shape.count], values: x[0].shape.map(Float.init))
+        case "Add": return try broadcast(x[0], x[1], +)
+        case "Sub": return try broadcast(x[0], x[1], -)
+        case "Mul": return try broadcast(x[0], x[1], *)
+        case "Div": return try broadcast(x[0], x[1], /)
+        case "Pow": return try broadcast(x[0], x[1]) { $1 == 2 ? $0 * $0 : pow($0, $1) }
+        case "Sqrt": return map(x[0]) { $0.squareRoot() }
+        case "Sigmoid": return map(x[0]) { 1 / (1 + exp(-$0)) }
+        case "Relu": return map(x[0]) { max($0, 0) }
+        case "HardSigmoid":
+            let (alpha, beta) = (node.float("alpha") ?? 0.2, node.float("beta") ?? 0.5)
+            return map(x[0]) { min(max(alpha * $0 + beta, 0), 1) }
+        case "Clip":
+            let lower = x.count > 1 && !x[1].values.isEmpty ? x[1].values[0] : -.infinity
+            let upper = x.count > 2 && !x[2].values.isEmpty ? x[2].values[0] : .infinity
+            return map(x[0]) { min(max($0, lower), upper) }
+        case "Slice": return try slice(x)
+        case "Concat": return try concat(x, axis: Int(node.int("axis") ?? 0))
+        case "Reshape": return try reshape(x[0], to: x[1].values.map { Int($0) })
+        case "Squeeze": return try squeeze(x[0], axes: node.ints("axes")?.map(Int.init) ?? (x.count > 1 ? x[1].values.map { Int($0) } : []))
+        case "Unsqueeze":
+            var shape = x[0].shape
+            for axis in (node.ints("axes")?.map(Int.init) ?? x[1].values.map { Int($0) }).sorted() {
+                shape.insert(1, at: axis < 0 ? axis + shape.count + 1 : axis)
+            }
+            return Array(shape: shape, values: x[0].values)
+        case "Transpose":
+            return try transpose(x[0], permutation: node.ints("perm")?.map(Int.init) ?? Swift.Array(x[0].shape.indices.reversed()))
+        case "ReduceMean": return try reduceMean(x[0], axes: node.ints("axes")?.map(Int.init) ?? [], keep: (node.int("keepdims") ?? 1) != 0)
+        case "Softmax": return try softmax(x[0], axis: Int(node.int("axis") ?? -1))
+        case "MatMul": return try matmul(x[0], x[1])
+        case "BatchNormalization":
+            let epsilon = node.float("epsilon") ?? 1e-5
+            let channels = x[0].shape[1]
+            let inner = x[0].count / max(x[0].shape[0] * channels, 1)
+            var out = x[0]
+            for n in 0..<x[0].shape[0] {
+                for c in 0..<channels {
+                    let scale = x[1].values[c] / (x[4].values[c] + epsilon).squareRoot()
+                    let shift = x[2].values[c] - x[3].values[c] * scale
+                    let base = (n * channels + c) * inner
+                    for i in 0..<inner { out.values[base + i] = x[0].values[base + i] * scale + shift }
+                }
+            }
+            return out
+        case "Conv": return try convolution(node, x)
+        default: throw fail("operator \(node.opType) is not supported")
+        }
+    }
+
+    private func map(_ a: Array, _ f: (Float) -> Float) -> Array { Array(shape: a.shape, values: a.values.map(f)) }
+
+    /// NumPy broadcasting of two arrays.
+    private func broadcast(_ a: Array, _ b: Array, _ f: (Float, Float) -> Float) throws -> Array {
+        if a.shape == b.shape { return Array(shape: a.shape, values: zip(a.values, b.values).map(f)) }
+        if b.count == 1 { let v = b.values[0]; return Array(shape: a.shape, values: a.values.map { f($0, v) }) }
+        if a.count == 1 { let v = a.values[0]; return Array(shape: b.shape, values: b.values.map { f(v, $0) }) }
+        let rank = max(a.shape.count, b.shape.count)
+        let sa = [Int](repeating: 1, count: rank - a.shape.count) + a.shape
+        let sb = [Int](repeating: 1, count: rank - b.shape.count) + b.shape
+        var shape = [Int](repeating: 1, count: rank)
+        for i in 0..<rank {
+            guard sa[i] == sb[i] || sa[i] == 1 || sb[i] == 1 else { throw fail("cannot broadcast \(a.shape) and \(b.shape)") }
+            shape[i] = max(sa[i], sb[i])
+        }
+        func strides(_ s: [Int]) -> [Int] {
+            var result = [Int](repeating: 0, count: rank)
+            var step = 1
+            for i in (0..<rank).reversed() {
+                result[i] = s[i] == 1 ? 0 : step
+                step *= s[i]
+            }
+            return result
+        }
+        let (ta, tb) = (strides(sa), strides(sb))
+        let count = shape.reduce(1, *)
+        var out = [Float](repeating: 0, count: count)
+        var index = [Int](repeating: 0, count: rank)
+        var (ia, ib) = (0, 0)
+        for o in 0..<count {
+            out[o] = f(a.values[ia], b.values[ib])
+            var axis = rank - 1
+            while axis >= 0 {
+                index[axis] += 1
+                ia += ta[axis]
+                ib += tb[axis]
+                if index[axis] < shape[axis] { break }
+                ia -= ta[axis] * shape[axis]
+                ib -= tb[axis] * shape[axis]
+                index[axis] = 0
+                axis -= 1
+            }
+        }
+        return Array(shape: shape, values: out)
+    }
+
+    private func slice(_ x: [Array]) throws -> Array {
+        let data = x[0]
+        let (starts, ends) = (x[1].values.map { Int($0) }, x[2].values.map { Int($0) })
+        let axes = x.count > 3 && !x[3].values.isEmpty ? x[3].values.map { Int($0) } : Swift.Array(starts.indices)
+        let steps = x.count > 4 && !x[4].values.isEmpty ? x[4].values.map { Int($0) } : [Int](repeating: 1, count: starts.count)
+        var begin = [Int](repeating: 0, count: data.shape.count), size = data.shape
+        for (i, rawAxis) in axes.enumerated() {
+            let axis = rawAxis < 0 ? rawAxis + data.shape.count : rawAxis
+            guard steps[i] == 1 else { throw fail("Slice with step \(steps[i])") }
+            let dim = data.shape[axis]
+            func clamp(_ v: Int) -> Int { min(max(v < 0 ? v + dim : v, 0), dim) }
+            let (s, e) = (clamp(starts[i]), clamp(ends[i]))
+            (begin[axis], size[axis]) = (s, max(0, e - s))
+        }
+        return gather(data, begin: begin, size: size)
+    }
+
+    /// The block of `data` starting at `begin` of `size`.
+    private func gather(_ data: Array, begin: [Int], size: [Int]) -> Array {
+        let rank = data.shape.count
+        var strides = [Int](repeating: 1, count: rank)
+        for i in stride(from: rank - 2, through: 0, by: -1) { strides[i] = strides[i + 1] * data.shape[i + 1] }
+        let count = size.reduce(1, *)
+        var out = [Float](repeating: 0, count: count)
+        guard count > 0 else { return Array(shape: size, values: []) }
+        var index = [Int](repeating: 0, count: rank)
+        for o in 0..<count {
+            var at = 0
+            for i in 0..<rank { at += (begin[i] + index[i]) * strides[i] }
+            out[o] = data.values[at]
+            var axis = rank - 1
+            while axis >= 0 {
+                index[axis] += 1
+                if index[axis] < size[axis] { break }
+                index[axis] = 0
+                axis -= 1
+            }
+        }
+        return Array(shape: size, values: out)
+    }
+
+    private func concat(_ parts: [Array], axis rawAxis: Int) throws -> Array {
+        let rank = parts[0].shape.count
+        let axis = rawAxis < 0 ? rawAxis + rank : rawAxis
+        var shape = parts[0].shape
+        shape[axis] = parts.map { $0.shape[axis] }.reduce(0, +)
+        let outer = shape[..<axis].reduce(1, *)
+        var out: [Float] = []
+        out.reserveCapacity(shape.reduce(1, *))
+        for o in 0..<outer {
+            for part in parts {
+                let block = part.shape[axis...].reduce(1, *)
+                out += part.values[(o * block)..<((o + 1) * block)]
+            }
+        }
+        return Array(shape: shape, values: out)
+    }
+
+    private func reshape(_ a: Array, to raw: [Int]) throws -> Array {
+        var shape = raw.enumerated().map { $0.element == 0 ? a.shape[$0.offset] : $0.element }
+        if let unknown = shape.firstIndex(of: -1) {
+            let known = shape.filter { $0 != -1 }.reduce(1, *)
+            guard known > 0, a.count % known == 0 else { throw fail("cannot reshape \(a.shape) to \(raw)") }
+            shape[unknown] = a.count / known
+        }
+        guard shape.reduce(1, *) == a.count else { throw fail("cannot reshape \(a.shape) to \(raw)") }
+        return Array(shape: shape, values: a.values)
+    }
+
+    private func squeeze(_ a: Array, axes: [Int]) throws -> Array {
+        let drop = Set(axes.map { $0 < 0 ? $0 + a.shape.count : $0 })
+        let shape = a.shape.enumerated().filter { drop.isEmpty ? $0.element != 1 : !drop.contains($0.offset) }.map(\.element)
+        return Array(shape: shape, values: a.values)
+    }
+
+    private func transpose(_ a: Array, permutation: [Int]) throws -> Array {
+        let rank = a.shape.count
+        guard permutation.sorted() == Swift.Array(0..<rank) else { throw fail("bad permutation \(permutation)") }
+        var strides = [Int](repeating: 1, count: rank)
+        for i in stride(from: rank - 2, through: 0, by: -1) { strides[i] = strides[i + 1] * a.shape[i + 1] }
+        let shape = permutation.map { a.shape[$0] }
+        let moved = permutation.map { strides[$0] }
+        var out = [Float](repeating: 0, count: a.count)
+        var index = [Int](repeating: 0, count: rank)
+        var at = 0
+        for o in 0..<a.count {
+            out[o] = a.values[at]
+            var axis = rank - 1
+            while axis >= 0 {
+                index[axis] += 1
+                at += moved[axis]
+                if index[axis] < shape[axis] { break }
+                at -= moved[axis] * shape[axis]
+                index[axis] = 0
+                axis -= 1
+            }
+        }
+        return Array(shape: shape, values: out)
+    }
+
+    /// Mean over the last axis (the layer norms' case) or any single axis.
+    private func reduceMean(_ a: Array, axes: [Int], keep: Bool) throws -> Array {
+        guard axes.count == 1 else { throw fail("ReduceMean over \(axes.count) axes") }
+        let axis = axes[0] < 0 ? axes[0] + a.shape.count : axes[0]
+        let (outer, length, inner) = (a.shape[..<axis].reduce(1, *), a.shape[axis], a.shape[(axis + 1)...].reduce(1, *))
+        var out = [Float](repeating: 0, count: outer * inner)
+        for o in 0..<outer {
+            for i in 0..<inner {
+                var sum: Float = 0
+                for k in 0..<length { sum += a.values[(o * length + k) * inner + i] }
+                out[o * inner + i] = sum / Float(length)
+            }
+        }
+        var shape = a.shape
+        if keep { shape[axis] = 1 } else { shape.remove(at: axis) }
+        return Array(shape: shape, values: out)
+    }
+
+    private func softmax(_ a: Array, axis raw: Int) throws -> Array {
+        let axis = raw < 0 ? raw + a.shape.count : raw
+        let (outer, length, inner) = (a.shape[..<axis].reduce(1, *), a.shape[axis], a.shape[(axis + 1)...].reduce(1, *))
+        var out = a.values
+        for o in 0..<outer {
+            for i in 0..<inner {
+                var peak = -Float.infinity
+                for k in 0..<length { peak = max(peak, out[(o * length + k) * inner + i]) }
+                var sum: Float = 0
+                for k in 0..<length {
+                    let e = exp(out[(o * length + k) * inner + i] - peak)
+                    out[(o * length + k) * inner + i] = e
+                    sum += e
+                }
+                for k in 0..<length { out[(o * length + k) * inner + i] /= sum }
+            }
+        }
+        return Array(shape: a.shape, values: out)
+    }
+
+    /// Batched matrix product with broadcasting over the leading axes (a 2-D right operand
+    /// is a weight shared by every row).
+    private func matmul(_ a: Array, _ b: Array) throws -> Array {
+        guard a.shape.count >= 2, b.shape.count >= 2 else { throw fail("MatMul of \(a.shape) and \(b.shape)") }
+        let (m, k) = (a.shape[a.shape.count - 2], a.shape[a.shape.count - 1])
+        let (k2, n) = (b.shape[b.shape.count - 2], b.shape[b.shape.count - 1])
+        guard k == k2 else { throw fail("MatMul of \(a.shape) and \(b.shape)") }
+        let batchA = Swift.Array(a.shape.dropLast(2)), batchB = Swift.Array(b.shape.dropLast(2))
+        let batches = batchA.reduce(1, *)
+        guard batchB.isEmpty || batchB == batchA else { throw fail("MatMul broadcasting \(a.shape) × \(b.shape)") }
+        var out = [Float](repeating: 0, count: batches * m * n)
+        a.values.withUnsafeBufferPointer { pa in
+            b.values.withUnsafeBufferPointer { pb in
+                out.withUnsafeMutableBufferPointer { po in
+                    for batch in 0..<batches {
+                        let (ba, bb, bo) = (batch * m * k, batchB.isEmpty ? 0 : batch * k * n, batch * m * n)
+                        for i in 0..<m {
+                            for p in 0..<k {
+                                let v = pa[ba + i * k + p]
+                                if v == 0 { continue }
+                                let row = bb + p * n, target = bo + i * n
+                                for j in 0..<n { po[target + j] += v * pb[row + j] }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return Array(shape: batchA + [m, n], values: out)
+    }
+
+    /// A direct NCHW convolution (the few small ones after the image layers).
+    private func convolution(_ node: ONNXModel.Node, _ x: [Array]) throws -> Array {
+        let (input, weight) = (x[0], x[1])
+        guard input.shape.count == 4, weight.shape.count == 4, (node.int("group") ?? 1) == 1 else { throw fail("Conv of \(input.shape)") }
+        let (c, h, w) = (input.shape[1], input.shape[2], input.shape[3])
+        let (oc, kh, kw) = (weight.shape[0], weight.shape[2], weight.shape[3])
+        let pads = (node.ints("pads") ?? [0, 0, 0, 0]).map(Int.init)
+        let strides = (node.ints("strides") ?? [1, 1]).map(Int.init)
+        guard weight.shape[1] == c, pads.count == 4, strides.count == 2 else { throw fail("Conv of \(input.shape) with \(weight.shape)") }
+        let oh = (h + pads[0] + pads[2] - kh) / strides[0] + 1, ow = (w + pads[1] + pads[3] - kw) / strides[1] + 1
+        let bias = x.count > 2 ? x[2].values : [Float](repeating: 0, count: oc)
+        var out = [Float](repeating: 0, count: oc * oh * ow)
+        for o in 0..<oc {
+            for y in 0..<oh {
+                for xx in 0..<ow {
+                    var sum = bias[o]
+                    for ci in 0..<c {
+                        for ky in 0..<kh {
+                            let iy = y * strides[0] - pads[0] + ky
+                            guard iy >= 0, iy < h else { continue }
+                            for kx in 0..<kw {
+                                let ix = xx * strides[1] - pads[1] + kx
+                                guard ix >= 0, ix < w else { continue }
+                                sum += input.values[(ci * h + iy) * w + ix] * weight.values[((o * c + ci) * kh + ky) * kw + kx]
+                            }
+                        }
+                    }
+                    out[(o * oh + y) * ow + xx] = sum
+                }
+            }
+        }
+        return Array(shape: [1, oc, oh, ow], values: out)
+    }
+}
