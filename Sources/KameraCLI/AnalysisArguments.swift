@@ -6,6 +6,7 @@ extension FaceMode: ExpressibleByArgument {}
 extension DetectBarcodesRequest.Effort: ExpressibleByArgument {}
 extension GeneratePersonSegmentationRequest.QualityLevel: ExpressibleByArgument {}
 extension BackgroundStyle: ExpressibleByArgument {}
+extension RecognizeTextRequest.Engine: ExpressibleByArgument {}
 
 /// `AnalysisOptions` as flags, shared by `kamera detect` and `kamera scan`: each flag is an
 /// option's name in kebab case, with the option's own help; the checks are the options'.
@@ -26,6 +27,7 @@ struct AnalysisArguments: ParsableArguments {
     @Flag(help: ArgumentHelp(Key.text.help)) var text = false
     @Flag(help: ArgumentHelp(Key.recognize.help)) var recognize = false
     @Option(help: ArgumentHelp(Key.languages.help)) var languages: String?
+    @Option(help: ArgumentHelp(Key.textEngine.help, valueName: "tesseract|scene")) var textEngine: RecognizeTextRequest.Engine?
     @Flag(help: ArgumentHelp(Key.rectangles.help)) var rectangles = false
     @Option(name: [.customLong("max-rectangles"), .customLong("max")], parsing: .unconditional, help: ArgumentHelp(Key.maxRectangles.help))
     var maxRectangles: Int?
@@ -54,6 +56,7 @@ struct AnalysisArguments: ParsableArguments {
         options.text = text ? true : nil
         options.recognize = recognize ? true : nil
         if let languages { options.languages = languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        options.textEngine = textEngine
         options.rectangles = rectangles ? true : nil
         options.maxRectangles = maxRectangles
         options.personMask = personMask
@@ -75,6 +78,7 @@ struct AnalysisArguments: ParsableArguments {
         if maxRectangles != nil, !rectangles { throw ValidationError("--max-rectangles (--max) needs --rectangles") }
         if maxFaces != nil, !(faces || landmarks) { throw ValidationError("--max-faces needs --faces or --landmarks") }
         if blurRadius != nil, background != .blur { throw ValidationError("--blur-radius needs --background blur") }
+        if textEngine != nil, !(text || recognize) { throw ValidationError("--text-engine needs --text or --recognize") }
         if backgroundColor != nil, background != .color { throw ValidationError("--background-color needs --background color") }
         do {
             try options().validate()

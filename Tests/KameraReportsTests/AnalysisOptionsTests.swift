@@ -113,6 +113,15 @@ import Testing
         }
     }
 
+    @Test func textEngineReachesPhotosAndIsRefusedOnStreams() throws {
+        let scene = try query("recognize&textEngine=scene")
+        #expect(scene == (try AnalysisOptions.decoding(json: #"{"recognize":true,"textEngine":"scene"}"#)))
+        #expect(try scene.imageAnalysis().text?.engine == .scene)
+        #expect(try query("text").imageAnalysis().text?.engine == .tesseract)
+        #expect(reason { try scene.liveConfiguration(frameBudget: nil) }?.contains("textEngine") == true)
+        #expect(reason { try query("recognize&textEngine=easyocr") }?.contains("textEngine") == true)
+    }
+
     @Test func aSingleKeyIsEnough() throws {
         // Every other key takes its default (a message once needed every key).
         #expect(try AnalysisOptions.decoding(json: #"{"faces":true}"#).faces == true)

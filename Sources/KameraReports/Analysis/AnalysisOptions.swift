@@ -35,6 +35,7 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     package var text: Bool?
     package var recognize: Bool?
     package var languages = ["eng"]
+    package var textEngine: RecognizeTextRequest.Engine?
     package var rectangles: Bool?
     package var maxRectangles: Int?
     package var regionOfInterest: NormalizedRect?
@@ -141,7 +142,9 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
                     detection: faceRequest(mode.configured(DetectFaceRectanglesRequest())), landmarks: detectsLandmarks,
                     fastLandmarks: mode.fastLandmarks)
                 : nil,
-            text: detectsText ? ImageAnalysis.TextAnalysis(recognize: recognizesText, languages: languages, regionOfInterest: region) : nil,
+            text: detectsText
+                ? ImageAnalysis.TextAnalysis(
+                    recognize: recognizesText, languages: languages, regionOfInterest: region, engine: textEngine ?? .tesseract) : nil,
             rectangles: detectsRectangles ? rectangleRequest : nil,
             personMask: personMask.map {
                 var request = GeneratePersonSegmentationRequest(qualityLevel: $0)
@@ -172,6 +175,9 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
         guard regionOfInterest == nil else {
             throw KameraError.invalidArgument(
                 "regionOfInterest is for single images: a stream is tracked in whole frames (crop the frames)")
+        }
+        guard textEngine == nil || textEngine == .tesseract else {
+            throw KameraError.invalidArgument("textEngine scene is for photos so far: streams find text with Tesseract's layout pass")
         }
         // Whole frames, no tiles, unless a mode is named: tiling every frame of a video costs
         // 7× the frame rate (9 fps instead of 68 on Megamind.avi).
@@ -228,7 +234,7 @@ extension AnalysisOptions {
     package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
         case barcodes, symbologies, effort, maxCodes, faces, landmarks, faceMode, minFaceSize, minConfidence, maxFaces
         case text, recognize, languages, rectangles, maxRectangles, regionOfInterest, personMask, bodies, hands
-        case background, blurRadius, backgroundColor
+        case background, blurRadius, backgroundColor, textEngine
 
         /// What the option does, for the CLI's help and the OpenAPI document.
         package var help: String {
@@ -263,6 +269,9 @@ extension AnalysisOptions {
                     + "kamera scan --annotate)."
             case .blurRadius: "Background blur radius in pixels, 1…200 (default: 4 % of the frame's shorter side)."
             case .backgroundColor: "Background colour, #rrggbb (default #00b140, green-screen green)."
+            case .textEngine:
+                "Text reader for photos: tesseract (pages, 100+ languages, words; the default) or scene (PP-OCRv4: signs, labels, "
+                    + "screens, tilted lines; English and Chinese; lines only)."
             }
         }
 
@@ -290,6 +299,7 @@ extension AnalysisOptions {
             case .background: ["type": "string", "enum": .array(BackgroundStyle.allCases.map { .string($0.rawValue) })]
             case .blurRadius: ["type": "number", "minimum": 1, "maximum": 200]
             case .backgroundColor: ["type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"]
+            case .textEngine: ["type": "string", "enum": .array(RecognizeTextRequest.Engine.allCases.map { .string($0.rawValue) })]
             }
         }
     }
@@ -321,6 +331,7 @@ extension AnalysisOptions {
         background = try values.decodeIfPresent(BackgroundStyle.self, forKey: .background)
         blurRadius = try values.decodeIfPresent(Double.self, forKey: .blurRadius)
         backgroundColor = try values.decodeIfPresent(String.self, forKey: .backgroundColor)
+        textEngine = try values.decodeIfPresent(RecognizeTextRequest.Engine.self, forKey: .textEngine)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -341,6 +352,7 @@ extension AnalysisOptions {
         try values.encodeIfPresent(background, forKey: .background)
         try values.encodeIfPresent(blurRadius, forKey: .blurRadius)
         try values.encodeIfPresent(backgroundColor, forKey: .backgroundColor)
+        try values.encodeIfPresent(textEngine, forKey: .textEngine)
     }
 
     /// Decodes options from a JSON text, every failure as one readable invalid-argument error.

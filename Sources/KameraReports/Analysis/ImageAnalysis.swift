@@ -22,8 +22,13 @@ package struct ImageAnalysis: Sendable {
         package var recognize: Bool
         package var languages: [String]
         package var regionOfInterest: NormalizedRect
+        package var engine: RecognizeTextRequest.Engine
 
-        package init(recognize: Bool, languages: [String], regionOfInterest: NormalizedRect = .fullImage) {
+        package init(
+            recognize: Bool, languages: [String], regionOfInterest: NormalizedRect = .fullImage,
+            engine: RecognizeTextRequest.Engine = .tesseract
+        ) {
+            self.engine = engine
             self.recognize = recognize
             self.languages = languages
             self.regionOfInterest = regionOfInterest
@@ -105,9 +110,11 @@ package struct ImageAnalysis: Sendable {
             result.faces = findings.faces.map(FaceRecord.init)
         }
         if let text {
-            if text.recognize {
+            // The scene reader finds and reads lines in one pass: text alone runs it too.
+            if text.recognize || text.engine == .scene {
                 var request = RecognizeTextRequest(recognitionLanguages: text.languages)
                 request.regionOfInterest = text.regionOfInterest
+                request.engine = text.engine
                 let recognized = try request.perform(in: context)
                 result.text = recognized.map(TextRecord.init)
                 findings.lines = recognized.map(\.textObservation)
