@@ -16,6 +16,14 @@ struct ONNXGraphImporter {
     private var activations: [String: (index: Int, dims: [Int])] = [:]
     /// ONNX name → constant value (initializers, Constant nodes, folded arithmetic).
     private var constants: [String: ONNXModel.Tensor]
+    /// ONNX name → the nodes reading it (−1 for a graph output), to fuse only what nothing
+    /// else reads.
+    private var readers: [String: [Int]] = [:]
+    /// Nodes already carried out by a fusion.
+    private var fused: Set<Int> = []
+    /// Convolutions' outputs → their filter and bias tensors, whose weights a following
+    /// per-channel scale or shift is folded into.
+    private var convolutions: [String: (filter: Int, bias: Int, depthwise: Bool)] = [:]
 
     private init(model: ONNXModel, path: String) {
         (self.model, self.path, constants) = (model, path, model.initializers)
@@ -62,8 +70,13 @@ struct ONNXGraphImporter {
         guard height > 0, width > 0, height <= 16384, width <= 16384 else { throw fail("input size \(width)×\(height) is out of range") }
         let inputIndex = addTensor(input.name, dims: [1, channels, height, width])
         let tailStart = model.nodes.firstIndex { Self.tailOperators.contains($0.opType) } ?? model.nodes.count
-        for node in model.nodes[..<tailStart] {
+        for (index, node) in model.nodes.enumerated() {
+            for name in node.inputs { readers[name, default: []].append(index) }
+        }
+        for output in model.outputs { readers[output.name, default: []].append(-1) }
+        for (index, node) in model.nodes[..<tailStart].enumerated() where !fused.contains(index) {
             do {
+                if try fuseHardSwish(at: index) || (try foldIntoConvolution(node)) { continue }
                 try importNode(node)
             } catch let error as KameraError {
                 throw fail("node \(node.name) (\(node.opType)): \(error.reason)")
@@ -208,6 +221,80 @@ struct ONNXGraphImporter {
         }
     }
 
+    /// The only node reading `name` (nil when several do, or a graph output).
+    private func soleReader(_ name: String) -> Int? {
+        guard let list = readers[name], list.count == 1, list[0] >= 0 else { return nil }
+        return list[0]
+    }
+
+    /// `x · clip(x + 3, 0, 6) / 6`, four ONNX nodes as Paddle exports it, as one HARD_SWISH.
+    private mutating func fuseHardSwish(at index: Int) throws -> Bool {
+        let add = model.nodes[index]
+        func single(_ name: String) -> Float? {
+            guard let c = constants[name], c.elementCount == 1 else { return nil }
+            return c.floats?.first ?? c.ints.map { Float($0[0]) }
+        }
+        guard add.opType == "Add", add.inputs.count == 2, let x = activations[add.inputs[0]], single(add.inputs[1]) == 3,
+            let clipIndex = soleReader(add.outputs[0]), model.nodes[clipIndex].opType == "Clip",
+            model.nodes[clipIndex].inputs.count == 3, single(model.nodes[clipIndex].inputs[1]) == 0,
+            single(model.nodes[clipIndex].inputs[2]) == 6,
+            let mulIndex = soleReader(model.nodes[clipIndex].outputs[0]), model.nodes[mulIndex].opType == "Mul",
+            Set(model.nodes[mulIndex].inputs) == [add.inputs[0], model.nodes[clipIndex].outputs[0]],
+            let divIndex = soleReader(model.nodes[mulIndex].outputs[0]), model.nodes[divIndex].opType == "Div",
+            model.nodes[divIndex].inputs.count == 2, model.nodes[divIndex].inputs[0] == model.nodes[mulIndex].outputs[0],
+            single(model.nodes[divIndex].inputs[1]) == 6
+        else { return false }
+        operations.append(HardSwishOperator(input: x.index, output: addTensor(model.nodes[divIndex].outputs[0], dims: x.dims)))
+        fused.formUnion([clipIndex, mulIndex, divIndex])
+        return true
+    }
+
+    /// A Mul or Add by a constant, or a BatchNormalization, right after a convolution that
+    /// nothing else reads: folded into the convolution's weights and bias (one pass fewer over
+    /// the activations; Paddle exports a scale and a shift after most convolutions).
+    private mutating func foldIntoConvolution(_ node: ONNXModel.Node) throws -> Bool {
+        guard ["Mul", "Add", "BatchNormalization"].contains(node.opType), let out = node.outputs.first else { return false }
+        let source = node.opType == "BatchNormalization" ? node.inputs[0] : node.inputs.first { activations[$0] != nil } ?? ""
+        guard let conv = convolutions[source], let x = activations[source], soleReader(source) != nil, x.dims.count == 4 else {
+            return false
+        }
+        let channels = x.dims[1]
+        var scale = [Float](repeating: 1, count: channels), shift = [Float](repeating: 0, count: channels)
+        if node.opType == "BatchNormalization" {
+            guard let gamma = try? constantFloats(node.inputs[1]), let beta = try? constantFloats(node.inputs[2]),
+                let mean = try? constantFloats(node.inputs[3]), let variance = try? constantFloats(node.inputs[4]),
+                [gamma.count, beta.count, mean.count, variance.count].allSatisfy({ $0 == channels })
+            else { return false }
+            let epsilon = node.float("epsilon") ?? 1e-5
+            for c in 0..<channels {
+                scale[c] = gamma[c] / (variance[c] + epsilon).squareRoot()
+                shift[c] = beta[c] - mean[c] * scale[c]
+            }
+        } else {
+            guard node.inputs.count == 2, let name = node.inputs.first(where: { constants[$0] != nil }), let c = constants[name],
+                let values = try? constantFloats(name), values.count == 1 || values.count == channels,
+                c.dims.filter({ $0 != 1 }).count <= 1
+            else { return false }
+            for k in 0..<channels {
+                let v = values.count == 1 ? values[0] : values[k]
+                if node.opType == "Mul" { scale[k] = v } else { shift[k] = v }
+            }
+        }
+        // y = (w·x + b)·s + t: w ← w·s, b ← b·s + t.
+        guard var weights = tensors[conv.filter].floats, var bias = tensors[conv.bias].floats else { return false }
+        if conv.depthwise {
+            for i in weights.indices { weights[i] *= scale[i % channels] }
+        } else {
+            let block = weights.count / channels
+            for i in weights.indices { weights[i] *= scale[i / block] }
+        }
+        for c in 0..<channels { bias[c] = bias[c] * scale[c] + shift[c] }
+        (tensors[conv.filter].floats, tensors[conv.bias].floats) = (weights, bias)
+        activations[out] = x
+        convolutions[out] = conv
+        return true
+    }
+
     /// `y = clamp(x · scale + shift)` as one step.
     private mutating func affine(
         _ x: (index: Int, dims: [Int]), _ out: String, scale: [Float], shift: [Float], lower: Float = -.infinity, upper: Float = .infinity
@@ -311,6 +398,7 @@ struct ONNXGraphImporter {
             let output = addTensor(out, dims: [1, oc, oh, ow])
             operations.append(
                 Conv2DOperator(input: x.index, filter: filter, bias: biasIndex, output: output, window: window, activation: .none))
+            convolutions[out] = (filter, biasIndex, false)
         } else if group == ic, icPerGroup == 1, oc % ic == 0 {
             // Depthwise: [O, 1, kh, kw] → [1, kh, kw, O].
             var packed = [Float](repeating: 0, count: weights.count)
@@ -325,6 +413,7 @@ struct ONNXGraphImporter {
                 DepthwiseConv2DOperator(
                     input: x.index, filter: filter, bias: biasIndex, output: output, window: window, depthMultiplier: oc / ic,
                     activation: .none))
+            convolutions[out] = (filter, biasIndex, true)
         } else {
             throw fail("Conv with \(group) groups of \(icPerGroup) channels is not supported (only 1 group, or depthwise)")
         }

@@ -1,3 +1,4 @@
+import CKameraNNKernels
 import Foundation
 import KameraCore
 
@@ -15,10 +16,57 @@ struct ONNXTail: Sendable {
         var count: Int { shape.reduce(1, *) }
     }
 
+    /// A constant weight packed for KameraNN's GEMM (blocks of 16 output columns, each
+    /// `[k][16]`), with a zero or real bias padded alike.
+    struct PackedWeights: Sendable {
+        var k: Int, n: Int
+        var values: [Float]
+        var bias: [Float]
+    }
+
     let nodes: [ONNXModel.Node]
     let constants: [String: ONNXModel.Tensor]
     let outputs: [String]
     let path: String
+    /// By node output: the MatMuls with a constant right operand and the Convs, their weights
+    /// packed once (the classifier's 120 × 6,625 product is most of a line's reading).
+    let packed: [String: PackedWeights]
+
+    init(nodes: [ONNXModel.Node], constants: [String: ONNXModel.Tensor], outputs: [String], path: String) {
+        (self.nodes, self.constants, self.outputs, self.path) = (nodes, constants, outputs, path)
+        var packed: [String: PackedWeights] = [:]
+        func pack(k: Int, n: Int, bias: [Float]?, _ value: (Int, Int) -> Float) -> PackedWeights {
+            let blocks = (n + 15) / 16
+            var values = [Float](repeating: 0, count: blocks * k * 16)
+            for block in 0..<blocks {
+                for kk in 0..<k {
+                    for lane in 0..<16 where block * 16 + lane < n { values[(block * k + kk) * 16 + lane] = value(kk, block * 16 + lane) }
+                }
+            }
+            var padded = [Float](repeating: 0, count: blocks * 16)
+            if let bias { for i in 0..<min(n, bias.count) { padded[i] = bias[i] } }
+            return PackedWeights(k: k, n: n, values: values, bias: padded)
+        }
+        for node in nodes {
+            if node.opType == "MatMul", node.inputs.count == 2, let b = constants[node.inputs[1]], b.dims.count == 2, let w = b.floats {
+                let (k, n) = (b.dims[0], b.dims[1])
+                packed[node.outputs[0]] = pack(k: k, n: n, bias: nil) { w[$0 * n + $1] }
+            }
+            if node.opType == "Conv", node.inputs.count >= 2, let f = constants[node.inputs[1]], f.dims.count == 4, let w = f.floats,
+                (node.int("group") ?? 1) == 1
+            {
+                // im2col's order: (ky, kx, channel).
+                let (oc, c, kh, kw) = (f.dims[0], f.dims[1], f.dims[2], f.dims[3])
+                let bias = node.inputs.count > 2 ? constants[node.inputs[2]]?.floats : nil
+                packed[node.outputs[0]] = pack(k: kh * kw * c, n: oc, bias: bias) { kk, o in
+                    let (ky, rest) = (kk / (kw * c), kk % (kw * c))
+                    let (kx, ci) = (rest / c, rest % c)
+                    return w[((o * c + ci) * kh + ky) * kw + kx]
+                }
+            }
+        }
+        self.packed = packed
+    }
 
     func fail(_ reason: String) -> KameraError { .invalidModel(path: path, reason: reason) }
 
@@ -81,7 +129,9 @@ struct ONNXTail: Sendable {
             return try transpose(x[0], permutation: node.ints("perm")?.map(Int.init) ?? Swift.Array(x[0].shape.indices.reversed()))
         case "ReduceMean": return try reduceMean(x[0], axes: node.ints("axes")?.map(Int.init) ?? [], keep: (node.int("keepdims") ?? 1) != 0)
         case "Softmax": return try softmax(x[0], axis: Int(node.int("axis") ?? -1))
-        case "MatMul": return try matmul(x[0], x[1])
+        case "MatMul":
+            if let weights = packed[node.outputs[0]], x[0].shape.last == weights.k { return gemm(x[0], weights) }
+            return try matmul(x[0], x[1])
         case "BatchNormalization":
             let epsilon = node.float("epsilon") ?? 1e-5
             let channels = x[0].shape[1]
@@ -96,7 +146,9 @@ struct ONNXTail: Sendable {
                 }
             }
             return out
-        case "Conv": return try convolution(node, x)
+        case "Conv":
+            if let weights = packed[node.outputs[0]] { return try packedConvolution(node, x[0], weights) }
+            return try convolution(node, x)
         default: throw fail("operator \(node.opType) is not supported")
         }
     }
@@ -314,6 +366,55 @@ struct ONNXTail: Sendable {
             }
         }
         return Array(shape: batchA + [m, n], values: out)
+    }
+
+    /// `a` (rows of k) times a packed constant, on KameraNN's GEMM.
+    private func gemm(_ a: Array, _ weights: PackedWeights) -> Array {
+        let rows = a.count / weights.k
+        var out = [Float](repeating: 0, count: rows * weights.n)
+        a.values.withUnsafeBufferPointer { pa in
+            weights.values.withUnsafeBufferPointer { pw in
+                weights.bias.withUnsafeBufferPointer { pb in
+                    out.withUnsafeMutableBufferPointer { po in
+                        knn_gemm(
+                            pa.baseAddress!, rows, weights.k, weights.k, pw.baseAddress!, pb.baseAddress!, weights.n, po.baseAddress!,
+                            weights.n, knn_activation(kind: KNN_ACT_NONE, alpha: nil))
+                    }
+                }
+            }
+        }
+        return Array(shape: Swift.Array(a.shape.dropLast()) + [weights.n], values: out)
+    }
+
+    /// An NCHW convolution as im2col and KameraNN's GEMM (input turned to NHWC first).
+    private func packedConvolution(_ node: ONNXModel.Node, _ input: Array, _ weights: PackedWeights) throws -> Array {
+        guard input.shape.count == 4, input.shape[0] == 1 else { throw fail("Conv of \(input.shape)") }
+        let (c, h, w) = (input.shape[1], input.shape[2], input.shape[3])
+        let kernel = (node.ints("kernel_shape") ?? []).map(Int.init)
+        let pads = (node.ints("pads") ?? [0, 0, 0, 0]).map(Int.init)
+        let strides = (node.ints("strides") ?? [1, 1]).map(Int.init)
+        let dilations = (node.ints("dilations") ?? [1, 1]).map(Int.init)
+        guard kernel.count == 2, pads.count == 4, strides.count == 2, dilations.count == 2, kernel[0] * kernel[1] * c == weights.k else {
+            throw fail("Conv of \(input.shape) with kernel \(kernel)")
+        }
+        let oh = (h + pads[0] + pads[2] - (kernel[0] - 1) * dilations[0] - 1) / strides[0] + 1
+        let ow = (w + pads[1] + pads[3] - (kernel[1] - 1) * dilations[1] - 1) / strides[1] + 1
+        guard oh > 0, ow > 0 else { throw fail("Conv output \(ow)×\(oh)") }
+        var hwc = [Float](repeating: 0, count: input.count)
+        for ch in 0..<c { for p in 0..<(h * w) { hwc[p * c + ch] = input.values[ch * h * w + p] } }
+        var col = [Float](repeating: 0, count: oh * ow * weights.k)
+        hwc.withUnsafeBufferPointer { pin in
+            col.withUnsafeMutableBufferPointer { pcol in
+                knn_im2col(
+                    pin.baseAddress!, Int32(h), Int32(w), Int32(c), Int32(kernel[0]), Int32(kernel[1]), Int32(strides[0]),
+                    Int32(strides[1]),
+                    Int32(dilations[0]), Int32(dilations[1]), Int32(pads[0]), Int32(pads[1]), 0, Int32(oh), Int32(ow), pcol.baseAddress!)
+            }
+        }
+        let product = gemm(Array(shape: [oh * ow, weights.k], values: col), weights)
+        var chw = [Float](repeating: 0, count: product.count)
+        for p in 0..<(oh * ow) { for o in 0..<weights.n { chw[o * oh * ow + p] = product.values[p * weights.n + o] } }
+        return Array(shape: [1, weights.n, oh, ow], values: chw)
     }
 
     /// A direct NCHW convolution (the few small ones after the image layers).

@@ -41,12 +41,25 @@ struct ChannelAffineKernel: PlannedKernel {
 
     func run(_ context: KernelContext) {
         let (input, output, scales, shifts, channels, lower, upper) = (input, output, scales, shifts, channels, lower, upper)
+        let clamps = lower > -.infinity || upper < .infinity
         context.parallelRows(pixels, minimumPerThread: 4096 / max(channels, 1) + 1) { p0, p1 in
             let (x, y) = (context.arena + input, context.arena + output)
             let (scale, shift) = (context.weights + scales, context.weights + shifts)
+            let vectors = channels / 16
+            let (low, high) = (SIMD16<Float>(repeating: lower), SIMD16<Float>(repeating: upper))
             for p in p0..<p1 {
                 let row = p * channels
-                for c in 0..<channels {
+                // Sixteen channels at a time (the scales and shifts are padded to 16).
+                for v in 0..<vectors {
+                    let c = v * 16
+                    let a = UnsafeRawPointer(x + row + c).loadUnaligned(as: SIMD16<Float>.self)
+                    let m = UnsafeRawPointer(scale + c).loadUnaligned(as: SIMD16<Float>.self)
+                    let b = UnsafeRawPointer(shift + c).loadUnaligned(as: SIMD16<Float>.self)
+                    var r = a * m + b
+                    if clamps { r = r.clamped(lowerBound: low, upperBound: high) }
+                    UnsafeMutableRawPointer(y + row + c).storeBytes(of: r, as: SIMD16<Float>.self)
+                }
+                for c in (vectors * 16)..<channels {
                     y[row + c] = min(max(x[row + c] * scale[c] + shift[c], lower), upper)
                 }
             }
