@@ -20,6 +20,8 @@ from selenium.webdriver.common.by import By
 from axe_selenium_python import Axe
 
 KAMERA, CAMERA, PHOTO, ARTIFACTS = sys.argv[1:5]
+# A photo with printed labels, for the Photo tab's text reader: beside the face photo.
+BOARD = os.path.join(os.path.dirname(PHOTO), "board.jpg")
 QR_TEXT = "KAMERA-BROWSER-TEST"
 failures = []
 
@@ -326,6 +328,13 @@ def main():
         check("pitch" in listed, f"the photo's faces are listed with roll, yaw and pitch ({listed[:80]})")
         check("1 face," in counts["summary"] or counts["summary"].endswith("1 face"), f"the summary counts in words ({counts['summary']})")
         shot(driver, "4-photo")
+        # Text on a photo: the sign-and-label reader (the default) reads the board's printed labels.
+        driver.execute_script("document.body.dataset.photoAnnotated = 'false'; document.getElementById('photo-text').checked = true")
+        driver.find_element(By.ID, "photo-file").send_keys(BOARD)
+        read = wait_for(driver, "return document.body.dataset.photoAnnotated === 'true' &&"
+                                " document.getElementById('photo-text-list').textContent", timeout=60)
+        check(bool(read) and "FOR HOME OR OFFICE USE" in read, f"the board's labels are read ({(read or '')[:80]})")
+        driver.execute_script("document.getElementById('photo-text').checked = false")
         accessible(driver, "the photo view")
 
         # Server camera: the server captures, analyses and records; the page shows its frames.

@@ -755,6 +755,7 @@ loadEarlierCodes();
 async function analysePhoto(file) {
   const flags = [["photo-codes", "barcodes"], ["photo-faces", "faces"], ["photo-landmarks", "landmarks"], ["photo-text", "recognize"]]
     .filter(([id]) => $(id).checked).map(([, flag]) => flag);
+  if ($("photo-text").checked) flags.push("textEngine=" + $("photo-text-engine").value);
   const idle = !state.connected && !wanted;
   if (idle) setPhase("analysing", file.name);
   let response, body;
