@@ -89,6 +89,17 @@ struct ONNXGraphImporter {
             names.append(name)
         }
         guard !names.isEmpty else { throw fail("no output is computed from the input") }
+        // Every tensor within the reader's bound before the compiler sizes memory for it.
+        for tensor in tensors {
+            var count = 1
+            for dim in tensor.shape {
+                let (product, overflow) = count.multipliedReportingOverflow(by: dim)
+                guard dim >= 0, !overflow, product <= ONNXModelReader.maximumElements else {
+                    throw fail("\(tensor.name) would be \(tensor.shape): too large")
+                }
+                count = product
+            }
+        }
         let head = ModelGraph(tensors: tensors, operations: operations, inputs: [inputIndex], outputs: names.map { activations[$0]!.index })
         let tail =
             tailNodes.isEmpty
@@ -138,6 +149,11 @@ struct ONNXGraphImporter {
     private mutating func importNode(_ node: ONNXModel.Node) throws {
         guard let out = node.outputs.first else { throw fail("no output") }
         let inputs = node.inputs.filter { !$0.isEmpty }
+        // Arity checked once, so every case below may read its inputs by index.
+        let needed =
+            ["Constant": 0, "BatchNormalization": 5, "Add": 2, "Sub": 2, "Mul": 2, "Div": 2, "Conv": 2, "ConvTranspose": 2][
+                node.opType] ?? 1
+        guard inputs.count >= needed else { throw fail("\(node.opType) needs \(needed) inputs, has \(inputs.count)") }
         switch node.opType {
         case "Constant":
             guard case .tensor(var value) = node.attributes["value"] else { throw fail("a Constant without a tensor value") }
@@ -188,7 +204,10 @@ struct ONNXGraphImporter {
         case "AveragePool", "MaxPool":
             let x = try activation(inputs[0])
             let kernel = (node.ints("kernel_shape") ?? []).map(Int.init)
-            guard x.dims.count == 4, kernel.count == 2, (node.int("ceil_mode") ?? 0) == 0 else { throw fail("\(node.opType) of \(x.dims)") }
+            guard x.dims.count == 4, kernel.count == 2, kernel.allSatisfy({ (1...64).contains($0) }), (node.int("ceil_mode") ?? 0) == 0
+            else {
+                throw fail("\(node.opType) of \(x.dims) with kernel \(kernel)")
+            }
             let window = try self.window(node, kernel: (kernel[0], kernel[1]))
             if case .explicit = window.padding, node.opType == "AveragePool", (node.int("count_include_pad") ?? 0) != 0 {
                 throw fail("AveragePool counting its padding is not supported")
@@ -253,7 +272,9 @@ struct ONNXGraphImporter {
     /// nothing else reads: folded into the convolution's weights and bias (one pass fewer over
     /// the activations; Paddle exports a scale and a shift after most convolutions).
     private mutating func foldIntoConvolution(_ node: ONNXModel.Node) throws -> Bool {
-        guard ["Mul", "Add", "BatchNormalization"].contains(node.opType), let out = node.outputs.first else { return false }
+        guard ["Mul", "Add", "BatchNormalization"].contains(node.opType), let out = node.outputs.first,
+            node.inputs.count >= (node.opType == "BatchNormalization" ? 5 : 2)
+        else { return false }
         let source = node.opType == "BatchNormalization" ? node.inputs[0] : node.inputs.first { activations[$0] != nil } ?? ""
         guard let conv = convolutions[source], let x = activations[source], soleReader(source) != nil, x.dims.count == 4 else {
             return false
@@ -463,7 +484,10 @@ struct ONNXGraphImporter {
         {
             (oh, ow) = (Int(sizes[2]), Int(sizes[3]))
         } else if node.inputs.count > 2, let scales = constants[node.inputs[2]]?.floats, scales.count == 4 {
-            guard scales[0] == 1, scales[1] == 1 else { throw fail("Resize scales batch or channels") }
+            // Checked before converting: a NaN or huge scale from the file must not trap.
+            guard scales[0] == 1, scales[1] == 1, scales[2...].allSatisfy({ $0.isFinite && $0 > 0 && $0 <= 64 }) else {
+                throw fail("Resize scales \(scales) (batch and channels must stay, the sides scale by at most 64)")
+            }
             (oh, ow) = (Int((Float(x.dims[2]) * scales[2]).rounded(.down)), Int((Float(x.dims[3]) * scales[3]).rounded(.down)))
         } else {
             throw fail("Resize needs constant scales or sizes")

@@ -82,8 +82,14 @@ struct ONNXTail: Sendable {
         }
         for node in nodes {
             let inputs = try node.inputs.map { $0.isEmpty ? Array(shape: [0], values: []) : try value($0) }
+            guard let output = node.outputs.first else { throw fail("node \(node.name) (\(node.opType)) has no output") }
             do {
-                values[node.outputs[0]] = try evaluate(node, inputs)
+                // Arity checked here so that every operator below may read its inputs by index.
+                let needed = Self.inputCounts[node.opType] ?? 1
+                guard inputs.count >= needed, inputs.prefix(needed).allSatisfy({ $0.values.count == $0.count }) else {
+                    throw fail("\(node.opType) needs \(needed) inputs, has \(inputs.count)")
+                }
+                values[output] = try evaluate(node, inputs)
             } catch let error as KameraError {
                 throw fail("node \(node.name) (\(node.opType)): \(error.reason)")
             }
@@ -92,6 +98,32 @@ struct ONNXTail: Sendable {
     }
 
     // MARK: Operators
+
+    /// Inputs each operator reads by index (others: one; Constant and Shape: see their cases).
+    static let inputCounts: [String: Int] = [
+        "Constant": 0, "Add": 2, "Sub": 2, "Mul": 2, "Div": 2, "Pow": 2, "MatMul": 2, "Reshape": 2, "Slice": 3,
+        "BatchNormalization": 5, "Conv": 2,
+    ]
+
+    /// Elements one computed array may hold (1 GiB of floats), as for the model's own tensors.
+    static let maximumElements = ONNXModelReader.maximumElements
+
+    /// Whole numbers (shapes, axes, slice bounds) from an array: a NaN or infinity is a bad
+    /// model; values past ±2^31 (exporters write INT64_MAX for "to the end") are clamped
+    /// before converting, never trapped on.
+    private func integers(_ a: Array) throws -> [Int] {
+        try a.values.map { v in
+            guard v.isFinite else { throw fail("a shape, axis or index is \(v)") }
+            return Int(min(max(v, -2_147_483_648), 2_147_483_647))
+        }
+    }
+
+    /// `raw` (negative counts from the end) as an axis of a rank-`rank` array.
+    private func axis(_ raw: Int, rank: Int) throws -> Int {
+        let axis = raw < 0 ? raw + rank : raw
+        guard (0..<rank).contains(axis) else { throw fail("axis \(raw) of a \(rank)-D array") }
+        return axis
+    }
 
     private func evaluate(_ node: ONNXModel.Node, _ x: [Array]) throws -> Array {
         switch node.opType {
@@ -117,13 +149,12 @@ struct ONNXTail: Sendable {
             return map(x[0]) { min(max($0, lower), upper) }
         case "Slice": return try slice(x)
         case "Concat": return try concat(x, axis: Int(node.int("axis") ?? 0))
-        case "Reshape": return try reshape(x[0], to: x[1].values.map { Int($0) })
-        case "Squeeze": return try squeeze(x[0], axes: node.ints("axes")?.map(Int.init) ?? (x.count > 1 ? x[1].values.map { Int($0) } : []))
+        case "Reshape": return try reshape(x[0], to: try integers(x[1]))
+        case "Squeeze": return try squeeze(x[0], axes: try node.ints("axes")?.map(Int.init) ?? (x.count > 1 ? try integers(x[1]) : []))
         case "Unsqueeze":
             var shape = x[0].shape
-            for axis in (node.ints("axes")?.map(Int.init) ?? x[1].values.map { Int($0) }).sorted() {
-                shape.insert(1, at: axis < 0 ? axis + shape.count + 1 : axis)
-            }
+            let axes = try node.ints("axes")?.map(Int.init) ?? (x.count > 1 ? try integers(x[1]) : [])
+            for raw in axes.sorted() { shape.insert(1, at: try axis(raw, rank: shape.count + 1)) }
             return Array(shape: shape, values: x[0].values)
         case "Transpose":
             return try transpose(x[0], permutation: node.ints("perm")?.map(Int.init) ?? Swift.Array(x[0].shape.indices.reversed()))
@@ -134,6 +165,9 @@ struct ONNXTail: Sendable {
             return try matmul(x[0], x[1])
         case "BatchNormalization":
             let epsilon = node.float("epsilon") ?? 1e-5
+            guard x[0].shape.count >= 2, (1...4).allSatisfy({ x[$0].count == x[0].shape[1] }) else {
+                throw fail("BatchNormalization parameters do not have one value per channel of \(x[0].shape)")
+            }
             let channels = x[0].shape[1]
             let inner = x[0].count / max(x[0].shape[0] * channels, 1)
             var out = x[0]
@@ -160,6 +194,7 @@ struct ONNXTail: Sendable {
         if a.shape == b.shape { return Array(shape: a.shape, values: zip(a.values, b.values).map(f)) }
         if b.count == 1 { let v = b.values[0]; return Array(shape: a.shape, values: a.values.map { f($0, v) }) }
         if a.count == 1 { let v = a.values[0]; return Array(shape: b.shape, values: b.values.map { f(v, $0) }) }
+        guard a.count > 0, b.count > 0 else { throw fail("\(a.shape) and \(b.shape): an empty operand") }
         let rank = max(a.shape.count, b.shape.count)
         let sa = [Int](repeating: 1, count: rank - a.shape.count) + a.shape
         let sb = [Int](repeating: 1, count: rank - b.shape.count) + b.shape
@@ -167,6 +202,9 @@ struct ONNXTail: Sendable {
         for i in 0..<rank {
             guard sa[i] == sb[i] || sa[i] == 1 || sb[i] == 1 else { throw fail("cannot broadcast \(a.shape) and \(b.shape)") }
             shape[i] = max(sa[i], sb[i])
+        }
+        guard shape.reduce(1, { $0.multipliedReportingOverflow(by: $1).overflow ? Int.max : $0 * $1 }) <= Self.maximumElements else {
+            throw fail("broadcasting \(a.shape) and \(b.shape) is too large")
         }
         func strides(_ s: [Int]) -> [Int] {
             var result = [Int](repeating: 0, count: rank)
@@ -201,12 +239,15 @@ struct ONNXTail: Sendable {
 
     private func slice(_ x: [Array]) throws -> Array {
         let data = x[0]
-        let (starts, ends) = (x[1].values.map { Int($0) }, x[2].values.map { Int($0) })
-        let axes = x.count > 3 && !x[3].values.isEmpty ? x[3].values.map { Int($0) } : Swift.Array(starts.indices)
-        let steps = x.count > 4 && !x[4].values.isEmpty ? x[4].values.map { Int($0) } : [Int](repeating: 1, count: starts.count)
+        let (starts, ends) = (try integers(x[1]), try integers(x[2]))
+        let axes = x.count > 3 && !x[3].values.isEmpty ? try integers(x[3]) : Swift.Array(starts.indices)
+        let steps = x.count > 4 && !x[4].values.isEmpty ? try integers(x[4]) : [Int](repeating: 1, count: starts.count)
+        guard ends.count == starts.count, axes.count == starts.count, steps.count == starts.count else {
+            throw fail("Slice with \(starts.count) starts, \(ends.count) ends, \(axes.count) axes, \(steps.count) steps")
+        }
         var begin = [Int](repeating: 0, count: data.shape.count), size = data.shape
         for (i, rawAxis) in axes.enumerated() {
-            let axis = rawAxis < 0 ? rawAxis + data.shape.count : rawAxis
+            let axis = try self.axis(rawAxis, rank: data.shape.count)
             guard steps[i] == 1 else { throw fail("Slice with step \(steps[i])") }
             let dim = data.shape[axis]
             func clamp(_ v: Int) -> Int { min(max(v < 0 ? v + dim : v, 0), dim) }
@@ -242,7 +283,10 @@ struct ONNXTail: Sendable {
 
     private func concat(_ parts: [Array], axis rawAxis: Int) throws -> Array {
         let rank = parts[0].shape.count
-        let axis = rawAxis < 0 ? rawAxis + rank : rawAxis
+        let axis = try self.axis(rawAxis, rank: rank)
+        // Every part alike but along the axis, or the blocks below would not line up.
+        guard parts.allSatisfy({ p in p.shape.count == rank && (0..<rank).allSatisfy { $0 == axis || p.shape[$0] == parts[0].shape[$0] } })
+        else { throw fail("Concat of \(parts.map(\.shape)) along \(rawAxis)") }
         var shape = parts[0].shape
         shape[axis] = parts.map { $0.shape[axis] }.reduce(0, +)
         let outer = shape[..<axis].reduce(1, *)
@@ -302,7 +346,7 @@ struct ONNXTail: Sendable {
     /// Mean over the last axis (the layer norms' case) or any single axis.
     private func reduceMean(_ a: Array, axes: [Int], keep: Bool) throws -> Array {
         guard axes.count == 1 else { throw fail("ReduceMean over \(axes.count) axes") }
-        let axis = axes[0] < 0 ? axes[0] + a.shape.count : axes[0]
+        let axis = try self.axis(axes[0], rank: a.shape.count)
         let (outer, length, inner) = (a.shape[..<axis].reduce(1, *), a.shape[axis], a.shape[(axis + 1)...].reduce(1, *))
         var out = [Float](repeating: 0, count: outer * inner)
         for o in 0..<outer {
@@ -318,7 +362,7 @@ struct ONNXTail: Sendable {
     }
 
     private func softmax(_ a: Array, axis raw: Int) throws -> Array {
-        let axis = raw < 0 ? raw + a.shape.count : raw
+        let axis = try self.axis(raw, rank: a.shape.count)
         let (outer, length, inner) = (a.shape[..<axis].reduce(1, *), a.shape[axis], a.shape[(axis + 1)...].reduce(1, *))
         var out = a.values
         for o in 0..<outer {
@@ -394,7 +438,10 @@ struct ONNXTail: Sendable {
         let pads = (node.ints("pads") ?? [0, 0, 0, 0]).map(Int.init)
         let strides = (node.ints("strides") ?? [1, 1]).map(Int.init)
         let dilations = (node.ints("dilations") ?? [1, 1]).map(Int.init)
-        guard kernel.count == 2, pads.count == 4, strides.count == 2, dilations.count == 2, kernel[0] * kernel[1] * c == weights.k else {
+        guard kernel.count == 2, pads.count == 4, strides.count == 2, dilations.count == 2, kernel.allSatisfy({ (1...64).contains($0) }),
+            pads.allSatisfy({ (0...64).contains($0) }), (strides + dilations).allSatisfy({ (1...64).contains($0) }),
+            kernel[0] * kernel[1] * c == weights.k
+        else {
             throw fail("Conv of \(input.shape) with kernel \(kernel)")
         }
         let oh = (h + pads[0] + pads[2] - (kernel[0] - 1) * dilations[0] - 1) / strides[0] + 1
@@ -425,9 +472,14 @@ struct ONNXTail: Sendable {
         let (oc, kh, kw) = (weight.shape[0], weight.shape[2], weight.shape[3])
         let pads = (node.ints("pads") ?? [0, 0, 0, 0]).map(Int.init)
         let strides = (node.ints("strides") ?? [1, 1]).map(Int.init)
-        guard weight.shape[1] == c, pads.count == 4, strides.count == 2 else { throw fail("Conv of \(input.shape) with \(weight.shape)") }
+        guard weight.shape[1] == c, pads.count == 4, strides.count == 2, pads.allSatisfy({ (0...64).contains($0) }),
+            strides.allSatisfy({ (1...64).contains($0) })
+        else { throw fail("Conv of \(input.shape) with \(weight.shape)") }
         let oh = (h + pads[0] + pads[2] - kh) / strides[0] + 1, ow = (w + pads[1] + pads[3] - kw) / strides[1] + 1
         let bias = x.count > 2 ? x[2].values : [Float](repeating: 0, count: oc)
+        guard bias.count == oc, input.shape[0] == 1, oh > 0, ow > 0 else {
+            throw fail("Conv bias or output of \(input.shape) with \(weight.shape)")
+        }
         var out = [Float](repeating: 0, count: oc * oh * ow)
         for o in 0..<oc {
             for y in 0..<oh {

@@ -57,7 +57,8 @@ struct SceneTextReader: Sendable {
         }
         guard length >= 1, thickness >= 1 else { return ("", 0) }
         let height = Self.lineHeight
-        let lineWidth = max(1, min(3200, Int((Double(height) * length / thickness).rounded(.up))))
+        // Clamped as a Double before converting (a degenerate quad must not trap).
+        let lineWidth = Int(min(3200, max(1, (Double(height) * length / thickness).rounded(.up))))
         let width = max(320, (lineWidth + 63) / 64 * 64)
         let (program, sessions) = try recognizer(width: width)
         let characters = try characterList()
