@@ -40,14 +40,20 @@ enum LiteRTReference {
     /// Every output of `model` on `input`, concatenated in output order.
     static func run(model: String, input: [Float]) throws -> [Float] {
         guard let python else { throw Failure.unavailable("no KAMERA_LITERT_PYTHON and no venv in the cache") }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("litert-\(UUID().uuidString)")
+        return try runScript(python: python, script: script, model: model, input: input, extra: [])
+    }
+
+    /// Runs `script` with arguments MODEL IN OUT and `extra`, `input` written to IN as raw
+    /// floats; returns the floats the script wrote to OUT. (Shared by the ONNX Runtime reference.)
+    static func runScript(python: String, script: String, model: String, input: [Float], extra: [String]) throws -> [Float] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reference-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let inputURL = dir.appendingPathComponent("in.f32"), outputURL = dir.appendingPathComponent("out.f32")
         try input.withUnsafeBufferPointer { try Data(buffer: $0).write(to: inputURL) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script, model, inputURL.path, outputURL.path]
+        process.arguments = ["-c", script, model, inputURL.path, outputURL.path] + extra
         let errors = Pipe()
         process.standardError = errors
         try process.run()

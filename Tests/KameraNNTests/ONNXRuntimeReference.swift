@@ -26,23 +26,6 @@ enum ONNXRuntimeReference {
     /// Every output of `model` on the NCHW `input` of `shape`, concatenated in output order.
     static func run(model: String, input: [Float], shape: [Int]) throws -> [Float] {
         guard let python else { throw LiteRTReference.Failure.unavailable("no Python with onnxruntime") }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("onnxruntime-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let inputURL = dir.appendingPathComponent("in.f32"), outputURL = dir.appendingPathComponent("out.f32")
-        try input.withUnsafeBufferPointer { try Data(buffer: $0).write(to: inputURL) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script, model, inputURL.path, outputURL.path] + shape.map(String.init)
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw LiteRTReference.Failure.failed(String(decoding: message, as: UTF8.self).suffix(600).description)
-        }
-        let data = try Data(contentsOf: outputURL)
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        return try LiteRTReference.runScript(python: python, script: script, model: model, input: input, extra: shape.map(String.init))
     }
 }

@@ -24,18 +24,11 @@ public struct DetectHumanBodyPose3DRequest: ImageRequest {
     /// - Throws: `KameraError.invalidArgument` for a limit out of range, `missingResource` when
     ///   a model is not installed, and the region's errors.
     public func perform(in context: ImageAnalysisContext) throws -> [HumanBodyPose3DObservation] {
-        try DetectHumanBodyPoseRequest(maximumPeople: maximumPeople, minimumConfidence: minimumConfidence).validate()
-        let region = try context.region(regionOfInterest)
-        let sampler = region.tensorSampler
-        let people = try LetterboxedSSDDetector(.blazePose, models: modelStore).detect(in: sampler, limit: maximumPeople)
-        let landmarker = try BlazePoseLandmarker(models: modelStore)
-        let size = Size(width: Double(sampler.image.width), height: Double(sampler.image.height))
-        return people.compactMap { person -> HumanBodyPose3DObservation? in
-            let found = landmarker.landmarks(in: sampler, region: person.bodyRegion)
-            let confidence = min(person.score, found.score)
-            guard found.world.count == BlazePoseLandmarker.landmarkCount, confidence >= minimumConfidence else { return nil }
-            return HumanBodyPose3DObservation(
-                world: found.world, image: found.points.map(\.position), confidence: confidence, imageSize: size)
+        var flat = DetectHumanBodyPoseRequest(maximumPeople: maximumPeople, minimumConfidence: minimumConfidence)
+        (flat.regionOfInterest, flat.modelStore) = (regionOfInterest, modelStore)
+        return try flat.poses(in: context).map {
+            HumanBodyPose3DObservation(
+                world: $0.found.world, image: $0.found.points.map(\.position), confidence: $0.confidence, imageSize: $0.size)
         }
     }
 }

@@ -30,17 +30,27 @@ public struct DetectHumanBodyPoseRequest: ImageRequest {
     /// - Throws: `KameraError.invalidArgument` for a limit out of range, `missingResource` when
     ///   a model is not installed, and the region's errors.
     public func perform(in context: ImageAnalysisContext) throws -> [HumanBodyPoseObservation] {
+        try poses(in: context).map { HumanBodyPoseObservation(landmarks: $0.found.points, confidence: $0.confidence, imageSize: $0.size) }
+    }
+
+    /// Each person the detector finds with the landmark model's reading of them, most confident
+    /// first, those under `minimumConfidence` (or without landmarks) dropped; and the size of
+    /// the region they are in. Shared with the 3-D request, which reads the same run's world
+    /// landmarks.
+    func poses(in context: ImageAnalysisContext) throws -> [(found: BlazePoseLandmarker.Result, confidence: Float, size: Size)] {
         try validate()
         let region = try context.region(regionOfInterest)
         let sampler = region.tensorSampler
         let people = try LetterboxedSSDDetector(.blazePose, models: modelStore).detect(in: sampler, limit: maximumPeople)
         let landmarker = try BlazePoseLandmarker(models: modelStore)
         let size = Size(width: Double(sampler.image.width), height: Double(sampler.image.height))
-        return people.compactMap { person -> HumanBodyPoseObservation? in
+        return people.compactMap { person in
             let found = landmarker.landmarks(in: sampler, region: person.bodyRegion)
             let confidence = min(person.score, found.score)
-            guard !found.points.isEmpty, confidence >= minimumConfidence else { return nil }
-            return HumanBodyPoseObservation(landmarks: found.points, confidence: confidence, imageSize: size)
+            guard !found.points.isEmpty, found.world.count == BlazePoseLandmarker.landmarkCount, confidence >= minimumConfidence else {
+                return nil
+            }
+            return (found, confidence, size)
         }
     }
 }
