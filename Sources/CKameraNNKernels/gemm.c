@@ -1,4 +1,5 @@
-// GEMM with a packed, channel-blocked right-hand side: pointwise convolutions and im2col.
+// GEMM with a packed, channel-blocked right-hand side: pointwise convolutions, transposed
+// convolutions and the ONNX tail's matrix products.
 #include "knn_vector.h"
 
 // broadcasts (folded into the FMAs on AVX-512) for twelve FMAs.

@@ -96,9 +96,13 @@ static inline void knn_rows_inside(int oy, int sh, int pad_top, int kh, int dh, 
             v8 alpha_ = load8((act).alpha + (block) * KNN_BLOCK + (half));  \
             x_ = x_ < 0 ? x_ * alpha_ : x_; break;                          \
         }                                                                   \
+        case KNN_ACT_HARD_SWISH: {                                          \
+            v8 g_ = x_ + splat8(3); g_ = g_ > 0 ? g_ : splat8(0); g_ = g_ < 6 ? g_ : splat8(6); \
+            x_ = x_ * g_ * splat8(1.0f / 6.0f); break;                      \
+        }                                                                   \
         default: break;                                                     \
         }                                                                   \
-        x_;                                                                 \
+        x_ * splat8((act).scale) + splat8((act).shift);                     \
     })
 #define activate(x, act, block) ({                                          \
         v16 x_ = (x);                                                       \
@@ -110,9 +114,11 @@ static inline void knn_rows_inside(int oy, int sh, int pad_top, int kh, int dh, 
             v16 alpha_ = load16((act).alpha + (block) * KNN_BLOCK);         \
             x_ = x_ < 0 ? x_ * alpha_ : x_; break;                          \
         }                                                                   \
+        case KNN_ACT_HARD_SWISH:                                            \
+            x_ = x_ * vmin(vmax(x_ + splat(3), splat(0)), splat(6)) * splat(1.0f / 6.0f); break; \
         default: break;                                                     \
         }                                                                   \
-        x_;                                                                 \
+        x_ * splat((act).scale) + splat((act).shift);                       \
     })
 
 // --- GEMM ------------------------------------------------------------------

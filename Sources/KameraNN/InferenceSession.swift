@@ -9,13 +9,11 @@ public final class InferenceSession {
     /// How many threads the large kernels are split across.
     public let threads: Int
     private let arena: FloatStorage
-    private let scratch: FloatStorage
 
     init(network: NeuralNetwork, threads: Int) {
         self.network = network
         self.threads = max(1, threads)
         arena = FloatStorage(count: network.compiled.arenaSize + MemoryPlan.slack)
-        scratch = FloatStorage(count: network.compiled.scratchSize + MemoryPlan.slack)
         for (offset, values) in network.compiled.constants {
             (arena.pointer + offset).update(from: values, count: values.count)
         }
@@ -39,15 +37,17 @@ public final class InferenceSession {
         for step in network.compiled.steps { step.run(context) }
     }
 
-    /// Time per kind of kernel over `runs` invokes (milliseconds per invoke), for tuning.
-    public func profile(runs: Int = 50) -> [(kernel: String, milliseconds: Double)] {
+    /// Time per kind of kernel over `runs` invokes (milliseconds per invoke), slowest first,
+    /// for tuning; with `bySteps`, per step (named by its position and kernel).
+    public func profile(runs: Int = 50, bySteps: Bool = false) -> [(kernel: String, milliseconds: Double)] {
         let context = context
         var totals: [String: UInt64] = [:]
         for _ in 0..<runs {
-            for step in network.compiled.steps {
+            for (index, step) in network.compiled.steps.enumerated() {
                 let start = DispatchTime.now().uptimeNanoseconds
                 step.run(context)
-                totals[step.kernelName, default: 0] += DispatchTime.now().uptimeNanoseconds - start
+                let key = bySteps ? "step \(index) \(step.kernelName)" : step.kernelName
+                totals[key, default: 0] += DispatchTime.now().uptimeNanoseconds - start
             }
         }
         return totals.map { ($0.key, Double($0.value) / 1e6 / Double(runs)) }.sorted { $0.1 > $1.1 }
@@ -65,6 +65,6 @@ public final class InferenceSession {
     }
 
     private var context: KernelContext {
-        KernelContext(arena: arena.pointer, weights: network.compiled.weights.pointer, scratch: scratch.pointer, threads: threads)
+        KernelContext(arena: arena.pointer, weights: network.compiled.weights.pointer, threads: threads)
     }
 }

@@ -32,8 +32,10 @@ enum TensorElementType: Sendable, Equatable {
 /// activation functions (the ones these models use), or a following PRELU the compiler
 /// absorbed (`alpha` is its constant per-channel tensor).
 enum FusedActivation: Sendable, Equatable {
-    case none, relu, relu6, reluMinus1To1
+    case none, relu, relu6, reluMinus1To1, hardSwish
     case prelu(alpha: Int)
+    /// An activation, then `· scale + shift` (one value for every channel).
+    indirect case scaled(FusedActivation, scale: Float, shift: Float)
 }
 
 /// TFLite's padding schemes, and ONNX's explicit pads (a stride-2 convolution padded one

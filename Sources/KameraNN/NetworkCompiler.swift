@@ -6,7 +6,6 @@ struct CompiledNetwork: Sendable {
     var steps: [any PlannedKernel]
     var weights: FloatStorage
     var arenaSize: Int
-    var scratchSize: Int
     var inputs: [TensorSlot]
     var outputs: [TensorSlot]
     /// Constant tensors that ops read as data (not weights): copied into the arena once.
@@ -61,18 +60,21 @@ struct NetworkCompiler {
         var scheduled: [any GraphOperator] = []
         var fusedAway = Set<Int>()
         for (i, op) in remaining.enumerated() where !fusedAway.contains(i) {
-            if var producer = op as? any ActivationFusing, producer.activation == .none, consumers[op.output] == 1,
-                let j = remaining.indices.first(where: { $0 > i && remaining[$0].inputs.first == op.output }),
+            guard var producer = op as? any ActivationFusing else {
+                scheduled.append(op)
+                continue
+            }
+            // A chain (PP-OCR: hard-swish, then a scale, then a shift) is absorbed step by step.
+            while consumers[producer.output] == 1,
+                let j = remaining.indices.first(where: { $0 > i && remaining[$0].inputs.first == producer.output }),
                 let activation = remaining[j] as? any FusibleActivation,
-                let epilogue = activation.epilogue(after: tensors[op.output], tensors: tensors)
+                let epilogue = activation.epilogue(following: producer.activation, after: tensors[producer.output], tensors: tensors)
             {
                 producer.activation = epilogue
                 producer.output = activation.output
                 fusedAway.insert(j)
-                scheduled.append(producer)
-            } else {
-                scheduled.append(op)
             }
+            scheduled.append(producer)
         }
 
         // 3. Lifetimes and the arena plan.
@@ -114,7 +116,7 @@ struct NetworkCompiler {
         storage.pointer.update(from: planner.packed, count: planner.packed.count)
         func slot(_ t: Int) -> TensorSlot { TensorSlot(name: tensors[t].name, shape: tensors[t].shape, offset: plan.offsets[t]!) }
         return CompiledNetwork(
-            steps: steps, weights: storage, arenaSize: plan.arenaSize, scratchSize: planner.scratchSize,
+            steps: steps, weights: storage, arenaSize: plan.arenaSize,
             inputs: graph.inputs.map(slot), outputs: graph.outputs.map(slot),
             constants: dataConstants.map { (plan.offsets[$0]!, tensors[$0].floats!) })
     }

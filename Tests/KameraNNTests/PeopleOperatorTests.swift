@@ -19,6 +19,32 @@ struct PeopleOperatorTests {
         expectClose(got, input.map { $0 * min(max($0 + 3, 0), 6) / 6 }, "hard swish")
     }
 
+    @Test("A convolution's hard-swish, scale and shift run in its epilogue, as the separate steps would")
+    func hardSwishChainFused() throws {
+        var seed: UInt64 = 13
+        let (ic, oc) = (20, 24)
+        let input = Tensor3.random(9, 11, ic, seed: &seed)
+        let filter = randomValues(oc * 9 * ic, seed: &seed).map { $0 * 2 }, bias = randomValues(oc, seed: &seed)
+        let conv = referenceConv(input, filter: filter, bias: bias, oc: oc, kh: 3, kw: 3, stride: 1, same: true, activation: .none)
+        let expected = conv.values.map { x in (x * min(max(x + 3, 0), 6) / 6 * 1.5 + 0.5) * -2 + 0.25 }
+        var g = OneOpGraph()
+        let x = g.tensor([1, 9, 11, ic]), f = g.tensor([oc, 3, 3, ic], floats: filter), b = g.tensor([oc], floats: bias)
+        let (c, h, s, y) = (g.tensor([1, 9, 11, oc]), g.tensor([1, 9, 11, oc]), g.tensor([1, 9, 11, oc]), g.tensor([1, 9, 11, oc]))
+        let operations: [any GraphOperator] = [
+            Conv2DOperator(input: x, filter: f, bias: b, output: c, window: Window(padding: .same), activation: .none),
+            HardSwishOperator(input: c, output: h),
+            ChannelAffineOperator(input: h, output: s, scale: [1.5], shift: [0.5]),
+            ChannelAffineOperator(input: s, output: y, scale: [-2], shift: [0.25]),
+        ]
+        let network = try NeuralNetwork(
+            graph: ModelGraph(tensors: g.tensors, operations: operations, inputs: [x], outputs: [y]), name: "chain")
+        #expect(network.compiled.steps.count == 1, "\(network.compiled.steps.map(\.kernelName))")
+        let got = try g.run(operations, inputs: [(x, input.values)], output: y)
+        expectClose(got, expected, "conv + hard swish + two affines")
+        // The inputs span hard-swish's three pieces.
+        #expect(conv.values.contains { $0 < -3 } && conv.values.contains { abs($0) < 3 } && conv.values.contains { $0 > 3 })
+    }
+
     @Test("MUL: elementwise, and one factor per channel in either position, with a fused RELU")
     func mul() throws {
         var seed: UInt64 = 12

@@ -33,7 +33,9 @@ func referenceActivation(_ x: Float, _ activation: FusedActivation) -> Float {
     case .relu: max(x, 0)
     case .relu6: min(max(x, 0), 6)
     case .reluMinus1To1: min(max(x, -1), 1)
+    case .hardSwish: x * min(max(x + 3, 0), 6) / 6
     case .prelu: preconditionFailure("PReLU is per channel: the reference applies it itself")
+    case .scaled(let inner, let scale, let shift): referenceActivation(x, inner) * scale + shift
     }
 }
 

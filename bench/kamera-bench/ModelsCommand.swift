@@ -16,12 +16,24 @@ struct ModelsCommand: ParsableCommand {
     @Flag(help: "Print time per kernel kind to stderr.")
     var profile = false
 
+    @Flag(help: "With --profile, time each step rather than each kind of kernel.")
+    var bySteps = false
+
     @Option(help: "Only the full-range face detector, compiled for this WIDTHxHEIGHT input (the whole-image scan).")
     var detectorInput: String?
+
+    @Option(help: "Only the ONNX models' image layers (the text detector and recognizer), compiled for this WIDTHxHEIGHT input.")
+    var onnxInput: String?
 
     func run() throws {
         var models = KameraModel.allCases.filter { !$0.isONNX }
         var size: (width: Int, height: Int)?
+        if let onnxInput {
+            let parts = onnxInput.split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2 else { throw ValidationError("--onnx-input takes WIDTHxHEIGHT") }
+            size = (parts[0], parts[1])
+            models = KameraModel.allCases.filter(\.isONNX)
+        }
         if let detectorInput {
             let parts = detectorInput.split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2 else { throw ValidationError("--detector-input takes WIDTHxHEIGHT") }
@@ -29,8 +41,15 @@ struct ModelsCommand: ParsableCommand {
             models = [.faceDetectionFullRange]
         }
         for model in models {
-            var network = try ModelStore.default.network(model)
-            if let size { network = try network.resized(height: size.height, width: size.width) }
+            var network: NeuralNetwork
+            if model.isONNX, let size {
+                // The recognizer reads 48-pixel-high lines whatever the detector's size.
+                let height = model == .textRecognition ? 48 : size.height
+                network = try ModelStore.default.onnxNetwork(model).network(height: height, width: size.width)
+            } else {
+                network = try ModelStore.default.network(model)
+                if let size { network = try network.resized(height: size.height, width: size.width) }
+            }
             let session = network.makeSession(threads: threads)
             session.withInput { buffer in for i in buffer.indices { buffer[i] = Float(i % 255) / 255 } }
             for _ in 0..<20 { session.invoke() }
@@ -42,7 +61,7 @@ struct ModelsCommand: ParsableCommand {
             }
             times.sort()
             if profile {
-                for (kernel, ms) in session.profile() {
+                for (kernel, ms) in session.profile(bySteps: bySteps) {
                     FileHandle.standardError.write(Data("  \(model.fileName) \(kernel): \(ms) ms\n".utf8))
                 }
             }

@@ -16,12 +16,22 @@ typedef enum {
     KNN_ACT_RELU6 = 2,
     KNN_ACT_RELU_N1_TO_1 = 3,
     KNN_ACT_PRELU = 4,   // per-channel alpha, padded to the channel blocks
+    KNN_ACT_HARD_SWISH = 5,  // x · relu6(x + 3) / 6
 } knn_activation_kind;
 
+/// The activation, then `· scale + shift` (1 and 0 for none: PP-OCR's "learnable affine
+/// blocks" follow most of its activations).
 typedef struct {
     knn_activation_kind kind;
     const float *alpha;
+    float scale, shift;
 } knn_activation;
+
+/// No activation and no affine.
+static inline knn_activation knn_identity_activation(void) {
+    knn_activation act = {KNN_ACT_NONE, 0, 1.0f, 0.0f};
+    return act;
+}
 
 /// out[r, n] = act(bias[n] + Σk a[r, k] · w[k, n]) for rows [0, rows).
 /// `packed` holds ceil(n/16) blocks of [k][16]; `a` rows are `a_stride` floats apart.
@@ -29,10 +39,16 @@ void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
               const float *packed, const float *bias, size_t n,
               float *out, size_t out_stride, knn_activation act);
 
-/// Copies the receptive fields of output rows [oy0, oy1) into `col` ([oh·ow][kh·kw·c]),
-/// zero outside the image, so a KxK convolution becomes one GEMM.
-void knn_im2col(const float *in, int ih, int iw, int c, int kh, int kw, int sh, int sw,
-                int dh, int dw, int pad_top, int pad_left, int oy0, int oy1, int ow, float *col);
+/// The most taps (kh·kw) knn_conv_indirect takes: 9×9.
+#define KNN_INDIRECT_MAX_TAPS 81
+
+/// A K×K convolution for output pixels [p0, p1) (row-major over the output's `ow` columns)
+/// as a GEMM reading each tap's input pixel in place (no im2col copy). `packed` and `bias` as
+/// for knn_gemm with k = kh·kw·c in (ky, kx, channel) order; `zeros` holds at least `c` zeros
+/// (read for taps outside the image); at most KNN_INDIRECT_MAX_TAPS taps.
+void knn_conv_indirect(const float *in, int ih, int iw, int c, int kh, int kw, int sh, int sw, int dh, int dw,
+                       int pad_top, int pad_left, const float *packed, const float *bias, size_t n, float *out,
+                       int ow, size_t p0, size_t p1, const float *zeros, knn_activation act);
 
 /// A K×K convolution for output rows [oy0, oy1) read straight from the input, for inputs of
 /// few channels (an image's 3), where im2col's copy costs as much as the GEMM. `packed` and
@@ -71,11 +87,6 @@ void knn_mul(const float *a, const float *b, float *out, size_t count, size_t ch
 
 /// out[k] = the mean of channel k over `pixels` pixels.
 void knn_spatial_mean(const float *in, size_t pixels, size_t channels, float *out);
-
-/// Transposed convolution with kernel = stride (kh×kw blocks, no overlap), for input rows
-/// [oy0, oy1): out[y·kh+dy][x·kw+dx][k] = bias[k] + Σi in[y][x][i]·w[k][dy][dx][i].
-void knn_transpose_conv_blocks(const float *in, int ih, int iw, int c, const float *weights, const float *bias,
-                               int oc, int kh, int kw, float *out, int oy0, int oy1);
 
 /// DEPTH_TO_SPACE (DCR): each input pixel's c channels become a block×block patch of c/block²
 /// channels.

@@ -74,6 +74,12 @@ struct ONNXGraphImporter {
             for name in node.inputs { readers[name, default: []].append(index) }
         }
         for output in model.outputs { readers[output.name, default: []].append(-1) }
+        // Constants first: Paddle's exporter writes a Clip's bounds as Constant nodes just
+        // before the Clip, after the Add where a hard-swish's pattern begins.
+        for (index, node) in model.nodes[..<tailStart].enumerated() where node.opType == "Constant" {
+            try importNode(node)
+            fused.insert(index)
+        }
         for (index, node) in model.nodes[..<tailStart].enumerated() where !fused.contains(index) {
             do {
                 if try fuseHardSwish(at: index) || (try foldIntoConvolution(node)) { continue }

@@ -114,7 +114,7 @@ struct ONNXTail: Sendable {
     private func integers(_ a: Array) throws -> [Int] {
         try a.values.map { v in
             guard v.isFinite else { throw fail("a shape, axis or index is \(v)") }
-            return Int(min(max(v, -2_147_483_648), 2_147_483_647))
+            return Int(min(max(Double(v), -2_147_483_648), 2_147_483_647))
         }
     }
 
@@ -422,7 +422,7 @@ struct ONNXTail: Sendable {
                     out.withUnsafeMutableBufferPointer { po in
                         knn_gemm(
                             pa.baseAddress!, rows, weights.k, weights.k, pw.baseAddress!, pb.baseAddress!, weights.n, po.baseAddress!,
-                            weights.n, knn_activation(kind: KNN_ACT_NONE, alpha: nil))
+                            weights.n, knn_identity_activation())
                     }
                 }
             }
@@ -430,7 +430,7 @@ struct ONNXTail: Sendable {
         return Array(shape: Swift.Array(a.shape.dropLast()) + [weights.n], values: out)
     }
 
-    /// An NCHW convolution as im2col and KameraNN's GEMM (input turned to NHWC first).
+    /// An NCHW convolution on KameraNN's indirect GEMM (input turned to NHWC first).
     private func packedConvolution(_ node: ONNXModel.Node, _ input: Array, _ weights: PackedWeights) throws -> Array {
         guard input.shape.count == 4, input.shape[0] == 1 else { throw fail("Conv of \(input.shape)") }
         let (c, h, w) = (input.shape[1], input.shape[2], input.shape[3])
@@ -440,7 +440,7 @@ struct ONNXTail: Sendable {
         let dilations = (node.ints("dilations") ?? [1, 1]).map(Int.init)
         guard kernel.count == 2, pads.count == 4, strides.count == 2, dilations.count == 2, kernel.allSatisfy({ (1...64).contains($0) }),
             pads.allSatisfy({ (0...64).contains($0) }), (strides + dilations).allSatisfy({ (1...64).contains($0) }),
-            kernel[0] * kernel[1] * c == weights.k
+            kernel[0] * kernel[1] * c == weights.k, kernel[0] * kernel[1] <= Int(KNN_INDIRECT_MAX_TAPS)
         else {
             throw fail("Conv of \(input.shape) with kernel \(kernel)")
         }
@@ -449,18 +449,23 @@ struct ONNXTail: Sendable {
         guard oh > 0, ow > 0 else { throw fail("Conv output \(ow)×\(oh)") }
         var hwc = [Float](repeating: 0, count: input.count)
         for ch in 0..<c { for p in 0..<(h * w) { hwc[p * c + ch] = input.values[ch * h * w + p] } }
-        var col = [Float](repeating: 0, count: oh * ow * weights.k)
+        var product = [Float](repeating: 0, count: oh * ow * weights.n)
+        let zeros = [Float](repeating: 0, count: c)
         hwc.withUnsafeBufferPointer { pin in
-            col.withUnsafeMutableBufferPointer { pcol in
-                knn_im2col(
-                    pin.baseAddress!, Int32(h), Int32(w), Int32(c), Int32(kernel[0]), Int32(kernel[1]), Int32(strides[0]),
-                    Int32(strides[1]),
-                    Int32(dilations[0]), Int32(dilations[1]), Int32(pads[0]), Int32(pads[1]), 0, Int32(oh), Int32(ow), pcol.baseAddress!)
+            weights.values.withUnsafeBufferPointer { pw in
+                weights.bias.withUnsafeBufferPointer { pb in
+                    product.withUnsafeMutableBufferPointer { po in
+                        knn_conv_indirect(
+                            pin.baseAddress!, Int32(h), Int32(w), Int32(c), Int32(kernel[0]), Int32(kernel[1]), Int32(strides[0]),
+                            Int32(strides[1]), Int32(dilations[0]), Int32(dilations[1]), Int32(pads[0]), Int32(pads[1]),
+                            pw.baseAddress!, pb.baseAddress!, weights.n, po.baseAddress!, Int32(ow), 0, oh * ow, zeros,
+                            knn_identity_activation())
+                    }
+                }
             }
         }
-        let product = gemm(Array(shape: [oh * ow, weights.k], values: col), weights)
         var chw = [Float](repeating: 0, count: product.count)
-        for p in 0..<(oh * ow) { for o in 0..<weights.n { chw[o * oh * ow + p] = product.values[p * weights.n + o] } }
+        for p in 0..<(oh * ow) { for o in 0..<weights.n { chw[o * oh * ow + p] = product[p * weights.n + o] } }
         return Array(shape: [1, weights.n, oh, ow], values: chw)
     }
 

@@ -34,6 +34,22 @@ struct ChannelAffineOperator: GraphOperator {
     }
 }
 
+/// One scale and one shift with no clamp after an activation (PP-OCR's "learnable affine
+/// blocks") run in the producer's epilogue.
+extension ChannelAffineOperator: FusibleActivation {
+    func epilogue(after producer: GraphTensor, tensors: [GraphTensor]) -> FusedActivation? {
+        epilogue(following: .none, after: producer, tensors: tensors)
+    }
+
+    func epilogue(following current: FusedActivation, after producer: GraphTensor, tensors: [GraphTensor]) -> FusedActivation? {
+        guard scale.count == 1, shift.count == 1, lower == -.infinity, upper == .infinity else { return nil }
+        if case .scaled(let inner, let s, let t) = current {
+            return .scaled(inner, scale: s * scale[0], shift: t * scale[0] + shift[0])
+        }
+        return .scaled(current, scale: scale[0], shift: shift[0])
+    }
+}
+
 struct ChannelAffineKernel: PlannedKernel {
     var input: Int, output: Int, pixels: Int, channels: Int, scales: Int, shifts: Int
     var lower: Float, upper: Float

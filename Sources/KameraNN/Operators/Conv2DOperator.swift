@@ -1,7 +1,8 @@
 import CKameraNNKernels
 
-/// CONV_2D: any kernel size, stride and dilation, SAME/VALID padding. 1×1 stride-1
-/// convolutions run as one GEMM over all pixels; the others as im2col into scratch and a GEMM.
+/// CONV_2D: kernels up to 9×9, any stride and dilation, SAME/VALID/explicit padding. 1×1
+/// stride-1 convolutions run as one GEMM over all pixels; the others as an indirect GEMM
+/// (each tap read where it lies) or, on inputs of few channels, directly.
 struct Conv2DOperator: ActivationFusing {
     static let builtinCode: Int32 = 3
     static let name = "CONV_2D"
@@ -46,12 +47,14 @@ struct Conv2DOperator: ActivationFusing {
                 inputChannels: ic, weights: weightOffset, bias: biasOffset,
                 outputChannels: oc, output: geometry.output, activation: epilogue)
         }
-        // An input of few channels is read directly; only im2col needs scratch.
-        let direct = ic <= ConvolutionKernel.directInputChannels
-        if !direct { planner.requireScratch(geometry.outputHeight * geometry.outputWidth * k) }
+        guard kh * kw <= Int(KNN_INDIRECT_MAX_TAPS) else {
+            throw planner.fail("CONV_2D kernels up to \(KNN_INDIRECT_MAX_TAPS) taps are supported, not \(kh)×\(kw)")
+        }
+        // Taps outside the image read this row of zeros.
+        let zeros = planner.appendPacked(count: ic) { _ in 0 }
         return ConvolutionKernel(
-            geometry: geometry, weights: weightOffset, bias: biasOffset, outputChannels: oc, direct: direct,
-            activation: epilogue)
+            geometry: geometry, weights: weightOffset, bias: biasOffset, zeros: zeros, outputChannels: oc,
+            direct: ic <= ConvolutionKernel.directInputChannels, activation: epilogue)
     }
 }
 
@@ -72,22 +75,21 @@ struct PointwiseConvolutionKernel: PlannedKernel {
     }
 }
 
-/// Any other convolution: im2col of each row range into scratch, then the GEMM; or, for an
-/// input of few channels (a first layer on the image), read straight from the input
-/// (`knn_conv_direct`), whose im2col rows would be too short for the GEMM to pay for the copy.
+/// Any other convolution: an indirect GEMM over output pixels (`knn_conv_indirect`); or, for
+/// an input of few channels (a first layer on the image), `knn_conv_direct`, which keeps
+/// several output pixels per weight load because a tap's 3 channels are too short a loop.
 struct ConvolutionKernel: PlannedKernel {
     /// Inputs with at most this many channels are convolved directly.
     static let directInputChannels = 4
     var geometry: ConvolutionGeometry
-    var weights: Int, bias: Int, outputChannels: Int
-    /// Chosen when the network is compiled (only the im2col path reserves scratch).
+    var weights: Int, bias: Int, zeros: Int, outputChannels: Int
+    /// Chosen when the network is compiled.
     var direct: Bool
     var activation: PlannedActivation
     var kernelName: String { geometry.kernelName("conv") }
 
     func run(_ context: KernelContext) {
         let g = geometry, n = outputChannels
-        let k = g.kernelHeight * g.kernelWidth * g.inputChannels
         nonisolated(unsafe) let act = context.activation(activation)  // holds a pointer into the shared weights
         if direct {
             context.parallelRows(g.outputHeight, minimumPerThread: 4) { y0, y1 in
@@ -100,16 +102,13 @@ struct ConvolutionKernel: PlannedKernel {
             }
             return
         }
-        context.parallelRows(g.outputHeight, minimumPerThread: 4) { y0, y1 in
-            let col = context.scratch + y0 * g.outputWidth * k
-            knn_im2col(
+        context.parallelRows(g.outputHeight * g.outputWidth, minimumPerThread: 64) { p0, p1 in
+            knn_conv_indirect(
                 context.arena + g.input, Int32(g.inputHeight), Int32(g.inputWidth), Int32(g.inputChannels),
                 Int32(g.kernelHeight), Int32(g.kernelWidth), Int32(g.strideH), Int32(g.strideW),
                 Int32(g.dilationH), Int32(g.dilationW), Int32(g.padTop), Int32(g.padLeft),
-                Int32(y0), Int32(y1), Int32(g.outputWidth), col)
-            knn_gemm(
-                col, (y1 - y0) * g.outputWidth, k, k, context.weights + weights, context.weights + bias, n,
-                context.arena + g.output + y0 * g.outputWidth * n, n, act)
+                context.weights + weights, context.weights + bias, n, context.arena + g.output, Int32(g.outputWidth),
+                p0, p1, context.weights + zeros, act)
         }
     }
 }

@@ -41,6 +41,15 @@ protocol ActivationFusing: GraphOperator {
 protocol FusibleActivation: GraphOperator {
     /// The activation as an epilogue of a producer writing `producer`; nil when it cannot be.
     func epilogue(after producer: GraphTensor, tensors: [GraphTensor]) -> FusedActivation?
+    /// The epilogue of a producer that already applies `current`; nil when it cannot be.
+    func epilogue(following current: FusedActivation, after producer: GraphTensor, tensors: [GraphTensor]) -> FusedActivation?
+}
+
+extension FusibleActivation {
+    /// Only after a producer with no activation of its own.
+    func epilogue(following current: FusedActivation, after producer: GraphTensor, tensors: [GraphTensor]) -> FusedActivation? {
+        current == .none ? epilogue(after: producer, tensors: tensors) : nil
+    }
 }
 
 /// An operator with one input and one output tensor (an activation, a reshape, a dequantize).

@@ -1,19 +1,19 @@
 import CKameraNNKernels
 import Dispatch
 
-/// What a planned kernel runs against: the session's arena and scratch, the network's packed
+/// What a planned kernel runs against: the session's arena, the network's packed
 /// weights and the session's thread count.
 struct KernelContext: @unchecked Sendable {
     // Raw pointers cross into `parallelRows`' concurrent closures; each range writes disjoint
     // rows, and the memory outlives the call (owned by the session and the network).
     let arena: UnsafeMutablePointer<Float>
     let weights: UnsafeMutablePointer<Float>
-    let scratch: UnsafeMutablePointer<Float>
     let threads: Int
 
     /// The C form of a planned activation (PReLU's alpha points into the weights).
     func activation(_ planned: PlannedActivation) -> knn_activation {
-        knn_activation(kind: planned.kind, alpha: planned.alpha.map { UnsafePointer(weights + $0) })
+        knn_activation(
+            kind: planned.kind, alpha: planned.alpha.map { UnsafePointer(weights + $0) }, scale: planned.scale, shift: planned.shift)
     }
 
     /// Splits `rows` into at most `threads` contiguous ranges run concurrently.

@@ -11,8 +11,6 @@ struct StepPlanner {
     let offsets: [Int: Int]
     /// Weights, biases and alphas in the kernels' layouts, each starting on a 64-byte boundary.
     private(set) var packed: [Float] = []
-    /// Floats of scratch the largest step needs (im2col).
-    private(set) var scratchSize = 0
 
     init(tensors: [GraphTensor], offsets: [Int: Int], path: String) {
         self.tensors = tensors
@@ -24,8 +22,6 @@ struct StepPlanner {
 
     /// Arena offset of tensor `t`.
     func arena(_ t: Int) -> Int { offsets[t]! }
-
-    mutating func requireScratch(_ count: Int) { scratchSize = max(scratchSize, count + MemoryPlan.slack) }
 
     /// Height, width and channels of a single NHWC image tensor.
     func image(_ t: Int) throws -> (height: Int, width: Int, channels: Int) {
@@ -86,8 +82,15 @@ struct StepPlanner {
         case .relu: PlannedActivation(kind: KNN_ACT_RELU)
         case .relu6: PlannedActivation(kind: KNN_ACT_RELU6)
         case .reluMinus1To1: PlannedActivation(kind: KNN_ACT_RELU_N1_TO_1)
+        case .hardSwish: PlannedActivation(kind: KNN_ACT_HARD_SWISH)
         case .prelu(let alpha):
             PlannedActivation(kind: KNN_ACT_PRELU, alpha: packChannels(try alphaValues(alpha)))
+        case .scaled(let inner, let scale, let shift):
+            try {
+                var planned = try epilogue(inner)
+                (planned.scale, planned.shift) = (planned.scale * scale, planned.shift * scale + shift)
+                return planned
+            }()
         }
     }
 

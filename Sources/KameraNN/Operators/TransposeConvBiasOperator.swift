@@ -41,25 +41,44 @@ struct TransposeConvBiasOperator: GraphOperator {
                     + "output \(planner.tensors[output].shape))")
         }
         let biasValues = try planner.biasValues(bias, count: oc)
-        let biasOffset = planner.appendPacked(count: oc) { biasValues[$0] }
-        let weightOffset = planner.appendPacked(count: values.count) { values[$0] }
+        // One output row of a kernel row `dy` is a GEMM of the input row (k = ic) against the
+        // kw·oc columns (dx, channel) of that kernel row: the pixels of an input row land
+        // kw·oc floats apart in the output row, so the GEMM writes them in place.
+        let columns = kw * oc
+        let biasOffset = planner.packChannels((0..<columns).map { biasValues[$0 % oc] })
+        let rowWeights = (0..<kh).map { dy in
+            planner.packBlocks(count: ic, channels: columns) { i, column in
+                let (dx, o) = (column / oc, column % oc)
+                return values[((o * kh + dy) * kw + dx) * ic + i]
+            }
+        }
         return TransposeConvBlocksKernel(
-            input: planner.arena(input), height: ih, width: iw, channels: ic, weights: weightOffset, bias: biasOffset,
+            input: planner.arena(input), height: ih, width: iw, channels: ic, rowWeights: rowWeights, bias: biasOffset,
             outputChannels: oc, kernelHeight: kh, kernelWidth: kw, output: planner.arena(output))
     }
 }
 
+/// Each input row becomes `kernelHeight` output rows, each one GEMM (`knn_gemm`).
 struct TransposeConvBlocksKernel: PlannedKernel {
-    var input: Int, height: Int, width: Int, channels: Int, weights: Int, bias: Int
+    var input: Int, height: Int, width: Int, channels: Int
+    /// Packed weights of each kernel row: [channels][kernelWidth · outputChannels] in blocks of 16.
+    var rowWeights: [Int]
+    var bias: Int
     var outputChannels: Int, kernelHeight: Int, kernelWidth: Int, output: Int
     var kernelName: String { "transpose conv \(kernelHeight)x\(kernelWidth)" }
 
     func run(_ context: KernelContext) {
-        context.parallelRows(height, minimumPerThread: 8) { y0, y1 in
-            knn_transpose_conv_blocks(
-                context.arena + input, Int32(height), Int32(width), Int32(channels), context.weights + weights,
-                context.weights + bias, Int32(outputChannels), Int32(kernelHeight), Int32(kernelWidth),
-                context.arena + output, Int32(y0), Int32(y1))
+        let columns = kernelWidth * outputChannels
+        let outputRow = width * columns
+        context.parallelRows(height, minimumPerThread: 4) { y0, y1 in
+            for y in y0..<y1 {
+                for (dy, weights) in rowWeights.enumerated() {
+                    knn_gemm(
+                        context.arena + input + y * width * channels, width, channels, channels, context.weights + weights,
+                        context.weights + bias, columns, context.arena + output + (y * kernelHeight + dy) * outputRow,
+                        columns, knn_identity_activation())
+                }
+            }
         }
     }
 }

@@ -40,6 +40,12 @@ enum HardSwish: UnaryElementwiseKind {
 typealias LogisticOperator = UnaryElementwiseOperator<Logistic>
 typealias HardSwishOperator = UnaryElementwiseOperator<HardSwish>
 
+/// A hard-swish after a convolution runs in its epilogue (the MobileNetV3 blocks of PP-OCR's
+/// detector and of the selfie-segmentation models), not as a pass of its own.
+extension UnaryElementwiseOperator: FusibleActivation where Kind == HardSwish {
+    func epilogue(after producer: GraphTensor, tensors: [GraphTensor]) -> FusedActivation? { .hardSwish }
+}
+
 struct UnaryElementwiseKernel<Kind: UnaryElementwiseKind>: PlannedKernel {
     var input: Int, output: Int, count: Int
     var kernelName: String { Kind.name.lowercased().replacingOccurrences(of: "_", with: " ") }
