@@ -63,3 +63,53 @@ void knn_mul(const float *a, const float *b, float *out, size_t count, size_t ch
             store_n(out + at, activate(load16(a + at) * gate, act, k), channels - k * KNN_BLOCK);
         }
 }
+
+// e^x for x ≤ 0 (softmax subtracts the row's peak first), 16 lanes: 2^(x·log2 e) split into
+// an integer power (built in the exponent bits) and a degree-5 polynomial for 2^f on
+// [-0.5, 0.5] (relative error under 2e-7); below −87 the result flushes to zero.
+#define EXP_NONPOSITIVE(x) ({                                                          \
+        v16 x_ = (x);                                                                   \
+        v16 t_ = x_ * splat(1.44269504088896341f);                                      \
+        t_ = t_ > splat(-126.0f) ? t_ : splat(-126.0f);                                 \
+        v16 r_ = __builtin_elementwise_round(t_);                                       \
+        v16 f_ = t_ - r_;                                                               \
+        v16 p_ = splat(1.3333558146428443e-3f);                                         \
+        p_ = p_ * f_ + splat(9.6181291076284772e-3f);                                   \
+        p_ = p_ * f_ + splat(5.5504108664821580e-2f);                                   \
+        p_ = p_ * f_ + splat(2.4022650695910071e-1f);                                   \
+        p_ = p_ * f_ + splat(6.9314718055994531e-1f);                                   \
+        p_ = p_ * f_ + splat(1.0f);                                                     \
+        typedef int v16i_ __attribute__((ext_vector_type(16)));                         \
+        v16i_ bits_ = (__builtin_convertvector(r_, v16i_) + 127) << 23;                 \
+        v16 scale_ = (v16)bits_;                                                        \
+        v16 e_ = p_ * scale_;                                                           \
+        x_ < splat(-87.0f) ? splat(0) : e_;                                             \
+    })
+
+KNN_MULTIVERSION
+void knn_softmax_rows(const float *in, float *out, size_t rows, size_t n) {
+    for (size_t r = 0; r < rows; r++) {
+        const float *x = in + r * n;
+        float *y = out + r * n;
+        float peak = -INFINITY;
+        for (size_t i = 0; i < n; i++) peak = x[i] > peak ? x[i] : peak;
+        v16 sum = splat(0);
+        size_t i = 0;
+        for (; i + KNN_BLOCK <= n; i += KNN_BLOCK) {
+            v16 e = EXP_NONPOSITIVE(load16(x + i) - splat(peak));
+            store16(y + i, e);
+            sum += e;
+        }
+        v8 half = sum.lo + sum.hi;
+        v4 quarter = half.lo + half.hi;
+        float total = quarter.x + quarter.y + quarter.z + quarter.w;
+        for (; i < n; i++) {
+            y[i] = expf(x[i] - peak);
+            total += y[i];
+        }
+        float inverse = 1.0f / total;
+        i = 0;
+        for (; i + KNN_BLOCK <= n; i += KNN_BLOCK) store16(y + i, load16(y + i) * splat(inverse));
+        for (; i < n; i++) y[i] *= inverse;
+    }
+}

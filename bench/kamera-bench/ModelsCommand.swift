@@ -45,7 +45,8 @@ struct ModelsCommand: ParsableCommand {
             if model.isONNX, let size {
                 // The recognizer reads 48-pixel-high lines whatever the detector's size.
                 let height = model == .textRecognition ? 48 : size.height
-                network = try ModelStore.default.onnxNetwork(model).network(height: height, width: size.width)
+                // The image layers only (the recognizer's sequence layers run outside KameraNN).
+                network = try ModelStore.default.onnxNetwork(model).program(height: height, width: size.width).network
             } else {
                 network = try ModelStore.default.network(model)
                 if let size { network = try network.resized(height: size.height, width: size.width) }

@@ -77,6 +77,9 @@ void knn_activate(const float *in, float *out, size_t count, size_t channels, kn
 /// out = 1 / (1 + e^-in).
 void knn_logistic(const float *in, float *out, size_t count);
 
+/// Softmax of each of `rows` rows of `n` values (in and out may be the same).
+void knn_softmax_rows(const float *in, float *out, size_t rows, size_t n);
+
 /// out = in · relu6(in + 3) / 6.
 void knn_hard_swish(const float *in, float *out, size_t count);
 

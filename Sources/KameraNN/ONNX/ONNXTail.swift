@@ -31,6 +31,9 @@ struct ONNXTail: Sendable {
     /// By node output: the MatMuls with a constant right operand and the Convs, their weights
     /// packed once (the classifier's 120 × 6,625 product is most of a line's reading).
     let packed: [String: PackedWeights]
+    /// Add nodes whose constant was folded into the bias of the MatMul they read: output →
+    /// the MatMul's output, passed on as it is.
+    let biasAdds: [String: String]
 
     init(nodes: [ONNXModel.Node], constants: [String: ONNXModel.Tensor], outputs: [String], path: String) {
         (self.nodes, self.constants, self.outputs, self.path) = (nodes, constants, outputs, path)
@@ -47,10 +50,23 @@ struct ONNXTail: Sendable {
             if let bias { for i in 0..<min(n, bias.count) { padded[i] = bias[i] } }
             return PackedWeights(k: k, n: n, values: values, bias: padded)
         }
+        var readers: [String: [ONNXModel.Node]] = [:]
+        for node in nodes { for name in node.inputs { readers[name, default: []].append(node) } }
+        var biasAdds: [String: String] = [:]
         for node in nodes {
             if node.opType == "MatMul", node.inputs.count == 2, let b = constants[node.inputs[1]], b.dims.count == 2, let w = b.floats {
                 let (k, n) = (b.dims[0], b.dims[1])
-                packed[node.outputs[0]] = pack(k: k, n: n, bias: nil) { w[$0 * n + $1] }
+                // A bias added right after (the recognizer's last layer) goes into the GEMM.
+                var bias: [Float]?
+                if let list = readers[node.outputs[0]], list.count == 1, !outputs.contains(node.outputs[0]), list[0].opType == "Add",
+                    list[0].inputs.count == 2, let c = list[0].inputs.first(where: { constants[$0] != nil }),
+                    let values = constants[c]?.floats, values.count == n, constants[c]?.dims == [n],
+                    let added = list[0].outputs.first
+                {
+                    bias = values
+                    biasAdds[added] = node.outputs[0]
+                }
+                packed[node.outputs[0]] = pack(k: k, n: n, bias: bias) { w[$0 * n + $1] }
             }
             if node.opType == "Conv", node.inputs.count >= 2, let f = constants[node.inputs[1]], f.dims.count == 4, let w = f.floats,
                 (node.int("group") ?? 1) == 1
@@ -66,6 +82,7 @@ struct ONNXTail: Sendable {
             }
         }
         self.packed = packed
+        self.biasAdds = biasAdds
     }
 
     func fail(_ reason: String) -> KameraError { .invalidModel(path: path, reason: reason) }
@@ -81,6 +98,10 @@ struct ONNXTail: Sendable {
             throw fail("tail input \(name) is missing")
         }
         for node in nodes {
+            if let output = node.outputs.first, let product = biasAdds[output], let value = values[product] {
+                values[output] = value
+                continue
+            }
             let inputs = try node.inputs.map { $0.isEmpty ? Array(shape: [0], values: []) : try value($0) }
             guard let output = node.outputs.first else { throw fail("node \(node.name) (\(node.opType)) has no output") }
             do {
@@ -365,6 +386,11 @@ struct ONNXTail: Sendable {
         let axis = try self.axis(raw, rank: a.shape.count)
         let (outer, length, inner) = (a.shape[..<axis].reduce(1, *), a.shape[axis], a.shape[(axis + 1)...].reduce(1, *))
         var out = a.values
+        if inner == 1 {
+            // The usual case (the last axis): a vector kernel per row.
+            out.withUnsafeMutableBufferPointer { knn_softmax_rows($0.baseAddress!, $0.baseAddress!, outer, length) }
+            return Array(shape: a.shape, values: out)
+        }
         for o in 0..<outer {
             for i in 0..<inner {
                 var peak = -Float.infinity

@@ -37,14 +37,25 @@ struct SceneTextDetector: Sendable {
     func lines(in image: PixelBuffer) throws -> [Line] {
         let rgb = image.format == .rgb8 ? image.packed() : image.converted(to: .rgb8)
         let (width, height) = Self.inputSize(width: rgb.width, height: rgb.height)
-        let resized = rgb.width == width && rgb.height == height ? rgb : rgb.resized(width: width, height: height)
         let sessions = try models.sessions(.textDetection, inputHeight: height, inputWidth: width)
+        // Enlarged (the usual case) straight into the tensor, bilinear as RapidOCR's resize;
+        // shrunk by area averaging first, which keeps thin strokes.
+        let enlarging = width >= rgb.width && height >= rgb.height
+        let source = enlarging ? rgb : rgb.resized(width: width, height: height)
+        // Corners to corners, so that no tap falls outside the picture (those would read black).
+        let dx = Double(source.width - 1) / Double(max(width - 1, 1)), dy = Double(source.height - 1) / Double(max(height - 1, 1))
         let map = sessions.withSession { session -> [Float] in
             session.withInput { input in
-                resized.bytes.withUnsafeBufferPointer { bytes in
-                    for p in 0..<(width * height) {
-                        for c in 0..<3 { input[p * 3 + c] = (Float(bytes[p * 3 + c]) / 255 - Self.mean[c]) / Self.deviation[c] }
-                    }
+                ImageTensorFill.sample(
+                    source, along: .init(x0: 0, y0: 0, dxx: dx, dxy: 0, dyx: 0, dyy: dy),
+                    into: input, width: width, height: height, scale: 1, offset: 0)
+                // (v / 255 − mean) / deviation per channel.
+                let (a0, a1, a2) = (1 / (255 * Self.deviation[0]), 1 / (255 * Self.deviation[1]), 1 / (255 * Self.deviation[2]))
+                let (b0, b1, b2) = (-Self.mean[0] / Self.deviation[0], -Self.mean[1] / Self.deviation[1], -Self.mean[2] / Self.deviation[2])
+                for p in 0..<(width * height) {
+                    input[p * 3] = input[p * 3] * a0 + b0
+                    input[p * 3 + 1] = input[p * 3 + 1] * a1 + b1
+                    input[p * 3 + 2] = input[p * 3 + 2] * a2 + b2
                 }
             }
             session.invoke()
