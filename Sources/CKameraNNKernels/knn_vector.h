@@ -121,6 +121,28 @@ static inline void knn_rows_inside(int oy, int sh, int pad_top, int kh, int dh, 
         x_ * splat((act).scale) + splat((act).shift);                       \
     })
 
+// e^x for x ≤ 0 (softmax subtracts the row's peak first), 16 lanes: 2^(x·log2 e) split into
+// an integer power (built in the exponent bits) and a degree-5 polynomial for 2^f on
+// [-0.5, 0.5] (relative error under 2e-7); below −87 the result flushes to zero.
+#define EXP_NONPOSITIVE(x) ({                                                          \
+        v16 x_ = (x);                                                                   \
+        v16 t_ = x_ * splat(1.44269504088896341f);                                      \
+        t_ = t_ > splat(-126.0f) ? t_ : splat(-126.0f);                                 \
+        v16 r_ = __builtin_elementwise_round(t_);                                       \
+        v16 f_ = t_ - r_;                                                               \
+        v16 p_ = splat(1.3333558146428443e-3f);                                         \
+        p_ = p_ * f_ + splat(9.6181291076284772e-3f);                                   \
+        p_ = p_ * f_ + splat(5.5504108664821580e-2f);                                   \
+        p_ = p_ * f_ + splat(2.4022650695910071e-1f);                                   \
+        p_ = p_ * f_ + splat(6.9314718055994531e-1f);                                   \
+        p_ = p_ * f_ + splat(1.0f);                                                     \
+        typedef int v16i_ __attribute__((ext_vector_type(16)));                         \
+        v16i_ bits_ = (__builtin_convertvector(r_, v16i_) + 127) << 23;                 \
+        v16 scale_ = (v16)bits_;                                                        \
+        v16 e_ = p_ * scale_;                                                           \
+        x_ < splat(-87.0f) ? splat(0) : e_;                                             \
+    })
+
 // --- GEMM ------------------------------------------------------------------
 // Micro-tile: 6 rows × 32 columns = 12 accumulators, each k step two weight loads and six
 #endif
