@@ -27,7 +27,7 @@ struct AnalysisArguments: ParsableArguments {
     @Flag(help: ArgumentHelp(Key.text.help)) var text = false
     @Flag(help: ArgumentHelp(Key.recognize.help)) var recognize = false
     @Option(help: ArgumentHelp(Key.languages.help)) var languages: String?
-    @Option(help: ArgumentHelp(Key.textEngine.help, valueName: "tesseract|scene")) var textEngine: RecognizeTextRequest.Engine?
+    @Option(help: ArgumentHelp(Key.textEngine.help, valueName: "automatic|tesseract|scene")) var textEngine: RecognizeTextRequest.Engine?
     @Flag(help: ArgumentHelp(Key.rectangles.help)) var rectangles = false
     @Option(name: [.customLong("max-rectangles"), .customLong("max")], parsing: .unconditional, help: ArgumentHelp(Key.maxRectangles.help))
     var maxRectangles: Int?

@@ -1,20 +1,9 @@
+import KameraCore
+
 /// Accuracy measures for recognized text.
 public enum TextMetrics {
     /// Levenshtein distance between `a` and `b` in characters.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
-        let x = Array(a), y = Array(b)
-        if x.isEmpty { return y.count }
-        if y.isEmpty { return x.count }
-        var previous = Array(0...y.count), current = [Int](repeating: 0, count: y.count + 1)
-        for i in 1...x.count {
-            current[0] = i
-            for j in 1...y.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[y.count]
-    }
+    public static func editDistance(_ a: String, _ b: String) -> Int { EditDistance.between(a, b) }
 
     /// Character error rate: edit distance over the reference length, whitespace collapsed.
     public static func characterErrorRate(reference: String, hypothesis: String) -> Double {

@@ -117,8 +117,10 @@ import Testing
         let scene = try query("recognize&textEngine=scene")
         #expect(scene == (try AnalysisOptions.decoding(json: #"{"recognize":true,"textEngine":"scene"}"#)))
         #expect(try scene.imageAnalysis().text?.engine == .scene)
-        #expect(try query("text").imageAnalysis().text?.engine == .tesseract)
+        #expect(try query("text").imageAnalysis().text?.engine == .automatic)
         #expect(reason { try scene.liveConfiguration(frameBudget: nil) }?.contains("textEngine") == true)
+        // Streams read with Tesseract: automatic (the default) and tesseract are accepted there.
+        #expect(try query("text&textEngine=automatic").liveConfiguration(frameBudget: nil).text != nil)
         #expect(reason { try query("recognize&textEngine=easyocr") }?.contains("textEngine") == true)
     }
 

@@ -25,7 +25,37 @@ struct SceneTextReaderTests {
         #expect(lines.count == 13, "\(lines.map(\.string))")
         #expect(lines.first?.string == "technical details are too complex to cover in the book itself.")
         #expect(lines.last?.string == "inspiration from three high-level approaches:")
-        #expect(lines.allSatisfy { $0.confidence > 0.8 && $0.words.isEmpty && $0.boundingBox.width > 0.3 })
+        #expect(lines.allSatisfy { $0.confidence > 0.8 && $0.boundingBox.width > 0.3 })
+        // Words and characters with boxes: in order along the line, inside it, one box per character.
+        let first = try #require(lines.first)
+        #expect(
+            first.words.map(\.string)
+                == "technical details are too complex to cover in the book itself.".split(separator: " ").map(String.init))
+        let line = PixelRect(
+            x: first.pixelBox.minX - 2, y: first.pixelBox.minY - 2, width: first.pixelBox.width + 4, height: first.pixelBox.height + 4)
+        for (word, next) in zip(first.words, first.words.dropFirst()) {
+            #expect(word.pixelBox.maxX <= next.pixelBox.minX + 2, "\(word.string) ends after \(next.string) starts")
+        }
+        for word in first.words {
+            #expect(line.intersection(word.pixelBox)?.area ?? 0 > 0.95 * word.pixelBox.area, "\(word.string)")
+            #expect(word.characterBoxes?.map(\.character).joined() == word.string)
+        }
+        // "technical" spans about a seventh of the line (9 of 62 characters).
+        let share = first.words[0].pixelBox.width / first.pixelBox.width
+        #expect(share > 0.1 && share < 0.2, "\(share)")
+        #expect(first.topCandidates(3).first?.string == first.string)
+    }
+
+    @Test("Custom words do not overrule a clear print; a word read exactly stays")
+    func customWordsOnAClearPrint() async throws {
+        var request = RecognizeTextRequest()
+        request.engine = .scene
+        let photo = try SampleMedia.photo("imageTextN.png")
+        let plain = try await request.perform(on: photo).map(\.string)
+        #expect(plain.first == "technical details are too complex to cover in the book itself.")
+        // One letter from "technical", but the print says otherwise (each scores −7 or lower).
+        request.customWords = ["technica1", "technicaI", "Technical", "technical"]
+        #expect(try await request.perform(on: photo).map(\.string) == plain)
     }
 
     @Test("Photos without text give no lines (the detector's texture alarms read as nothing)")

@@ -6,25 +6,39 @@ import Testing
 
 @testable import KameraVision
 
-/// Text recognition on rendered pages with known content and on real scans from packages.
+/// Text recognition on rendered pages with known content and on real scans from packages:
+/// Tesseract with its preprocessing, and the automatic choice (PP-OCRv4 for English) where
+/// both must read a page.
 @Suite(.tier(.models)) struct TextRecognitionTests {
     let lines = Array(TextScene.sampleLines.prefix(3))
     var reference: String { lines.joined(separator: " ") }
 
-    func read(_ scene: TextScene, _ level: RecognizeTextRequest.RecognitionLevel = .accurate) async throws -> (
-        cer: Double, observations: [RecognizedTextObservation]
-    ) {
-        let observations = try await RecognizeTextRequest(recognitionLevel: level).perform(on: scene.image)
+    /// A request for one engine (Tesseract unless told).
+    static func request(
+        _ engine: RecognizeTextRequest.Engine = .tesseract, level: RecognizeTextRequest.RecognitionLevel = .accurate,
+        languages: [String] = ["en-US"], minimumTextHeight: Float = 0, usesLanguageCorrection: Bool = true
+    ) -> RecognizeTextRequest {
+        var request = RecognizeTextRequest(
+            recognitionLevel: level, recognitionLanguages: languages, minimumTextHeight: minimumTextHeight,
+            usesLanguageCorrection: usesLanguageCorrection)
+        request.engine = engine
+        return request
+    }
+
+    func read(
+        _ scene: TextScene, _ level: RecognizeTextRequest.RecognitionLevel = .accurate, engine: RecognizeTextRequest.Engine = .tesseract
+    ) async throws -> (cer: Double, observations: [RecognizedTextObservation]) {
+        let observations = try await Self.request(engine, level: level).perform(on: scene.image)
         let text = observations.map(\.string).joined(separator: " ")
         return (TextMetrics.characterErrorRate(reference: scene.lines.joined(separator: " "), hypothesis: text), observations)
     }
 
-    @Test(arguments: TextScene.fonts)
-    func fontsFromDebianPackages(fontPath: String) async throws {
+    @Test(arguments: TextScene.fonts, [RecognizeTextRequest.Engine.tesseract, .automatic])
+    func fontsFromDebianPackages(fontPath: String, engine: RecognizeTextRequest.Engine) async throws {
         let scene = TextScene.render(lines, font: try FontFace(path: fontPath), pixelSize: 28)
-        let (cer, observations) = try await read(scene)
+        let (cer, observations) = try await read(scene, engine: engine)
         #expect(cer < 0.03, "\(fontPath): \(observations.map(\.string))")
-        #expect(observations.count == lines.count)
+        #expect(observations.count == lines.count, "\(observations.map(\.string))")
     }
 
     @Test(arguments: [11.0, 16, 40, 64])
@@ -34,12 +48,13 @@ import Testing
         #expect(cer < 0.04, "\(pixelSize) px: \(observations.map(\.string))")
     }
 
-    @Test(arguments: [4.0, -9, 17, -28])
-    func rotatedPagesAreDeskewed(degrees: Double) async throws {
+    @Test(arguments: [4.0, -9, 17, -28], [RecognizeTextRequest.Engine.tesseract, .automatic])
+    func rotatedPagesAreDeskewed(degrees: Double, engine: RecognizeTextRequest.Engine) async throws {
         let scene = TextScene.render(lines, font: try FontFace.standard(), pixelSize: 26, rotation: degrees)
-        let (cer, observations) = try await read(scene)
+        let (cer, observations) = try await read(scene, engine: engine)
         #expect(cer < 0.04, "\(degrees)°: \(observations.map(\.string))")
-        if abs(degrees) > 10 {
+        #expect(observations.count == lines.count, "\(observations.map(\.string))")
+        if abs(degrees) > 10, engine == .tesseract {
             // Tesseract alone (the fast level) cannot read text this skewed.
             let (fastCER, _) = try await read(scene, .fast)
             #expect(fastCER > cer + 0.2)
@@ -100,7 +115,7 @@ import Testing
 
     @Test func realScansFromPackages() async throws {
         for name in ["imageTextN.png", "imageTextR.png"] {
-            let observations = try await RecognizeTextRequest().perform(on: try SampleMedia.photo(name))
+            let observations = try await Self.request().perform(on: try SampleMedia.photo(name))
             let text = observations.map(\.string).joined(separator: " ")
             for word in ["technical", "courses", "implementation", "conference", "imagery"] {
                 #expect(text.contains(word), "\(name) lacks \(word): \(text)")
@@ -115,16 +130,18 @@ import Testing
         var canvas = Canvas(PixelBuffer(width: 900, height: 300, format: .rgb8, filledWith: [255, 255, 255]))
         canvas.draw(text: "BIG HEADLINE", at: PixelPoint(x: 40, y: 30), size: 80, color: .black, font: font)
         canvas.draw(text: "small print under the headline", at: PixelPoint(x: 40, y: 200), size: 22, color: .black, font: font)
-        let all = try await RecognizeTextRequest().perform(on: canvas.buffer)
-        #expect(all.count == 2)
-        let big = try await RecognizeTextRequest(minimumTextHeight: 0.15).perform(on: canvas.buffer)
-        #expect(big.map(\.string) == ["BIG HEADLINE"])
+        for engine in [RecognizeTextRequest.Engine.tesseract, .scene] {
+            let all = try await Self.request(engine).perform(on: canvas.buffer)
+            #expect(all.count == 2, "\(engine): \(all.map(\.string))")
+            let big = try await Self.request(engine, minimumTextHeight: 0.15).perform(on: canvas.buffer)
+            #expect(big.map(\.string) == ["BIG HEADLINE"], "\(engine)")
+        }
     }
 
     @Test func enginesAreReusedAndConcurrentCallsAreSafe() async throws {
         let scene = TextScene.render(lines, font: try FontFace.standard(), pixelSize: 24)
         // A key no other test uses, so the count below is this test's own.
-        let request = RecognizeTextRequest(recognitionLevel: .fast, recognitionLanguages: ["eng"], usesLanguageCorrection: false)
+        let request = Self.request(level: .fast, languages: ["eng"], usesLanguageCorrection: false)
         let key = TesseractEngine.Key(languages: ["eng"], usesLanguageCorrection: false)
         for _ in 0..<3 { _ = try await request.perform(on: scene.image) }
         #expect(TesseractEnginePool.shared.createdCount(for: key) == 1)
@@ -139,7 +156,7 @@ import Testing
     @Test func missingLanguagePackNamesThePackage() async throws {
         let image = PixelBuffer(width: 10, height: 10, format: .gray8, filledWith: [255])
         do {
-            _ = try await RecognizeTextRequest(recognitionLanguages: ["xyz"]).perform(on: image)
+            _ = try await Self.request(.automatic, languages: ["xyz"]).perform(on: image)
             Issue.record("an unknown language loaded")
         } catch let error as KameraError where error.code == .missingResource {
             #expect(error.reason.contains("xyz") && error.hint.contains("tesseract-ocr-xyz"))

@@ -328,7 +328,7 @@ def main():
         check("pitch" in listed, f"the photo's faces are listed with roll, yaw and pitch ({listed[:80]})")
         check("1 face," in counts["summary"] or counts["summary"].endswith("1 face"), f"the summary counts in words ({counts['summary']})")
         shot(driver, "4-photo")
-        # Text on a photo: the sign-and-label reader (the default) reads the board's printed labels.
+        # Text on a photo: the automatic reader (PP-OCRv4 for English) reads the board's printed labels.
         driver.execute_script("document.body.dataset.photoAnnotated = 'false'; document.getElementById('photo-text').checked = true")
         driver.find_element(By.ID, "photo-file").send_keys(BOARD)
         read = wait_for(driver, "return document.body.dataset.photoAnnotated === 'true' &&"

@@ -56,6 +56,9 @@ struct TextCommand: ParsableCommand {
     @Option(help: "fast | accurate")
     var level = "accurate"
 
+    @Option(help: "The reader: \(RecognizeTextRequest.Engine.allCases.map(\.rawValue).joined(separator: " | ")).")
+    var engine = RecognizeTextRequest.Engine.tesseract.rawValue
+
     struct Result: Codable {
         var file: String
         var milliseconds: Double
@@ -66,7 +69,9 @@ struct TextCommand: ParsableCommand {
         let root = URL(fileURLWithPath: directory)
         let pages = try JSONDecoder().decode(
             [TextDatasetCommand.Page].self, from: Data(contentsOf: root.appendingPathComponent("truth.json")))
-        let request = RecognizeTextRequest(recognitionLevel: RecognizeTextRequest.RecognitionLevel(rawValue: level) ?? .accurate)
+        var request = RecognizeTextRequest(recognitionLevel: RecognizeTextRequest.RecognitionLevel(rawValue: level) ?? .accurate)
+        guard let engine = RecognizeTextRequest.Engine(rawValue: engine) else { throw ValidationError("unknown engine \(engine)") }
+        request.engine = engine
         // Load the engine once, as a long-running program would.
         _ = try request.performSynchronously(on: Image(pixelBuffer: PixelBuffer(width: 8, height: 8, format: .gray8)))
         var results: [Result] = []

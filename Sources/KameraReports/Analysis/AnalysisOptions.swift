@@ -144,7 +144,7 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
                 : nil,
             text: detectsText
                 ? ImageAnalysis.TextAnalysis(
-                    recognize: recognizesText, languages: languages, regionOfInterest: region, engine: textEngine ?? .tesseract) : nil,
+                    recognize: recognizesText, languages: languages, regionOfInterest: region, engine: textEngine ?? .automatic) : nil,
             rectangles: detectsRectangles ? rectangleRequest : nil,
             personMask: personMask.map {
                 var request = GeneratePersonSegmentationRequest(qualityLevel: $0)
@@ -176,7 +176,7 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
             throw KameraError.invalidArgument(
                 "regionOfInterest is for single images: a stream is tracked in whole frames (crop the frames)")
         }
-        guard textEngine == nil || textEngine == .tesseract else {
+        guard textEngine != .scene else {
             throw KameraError.invalidArgument("textEngine scene is for photos so far: streams find text with Tesseract's layout pass")
         }
         // Whole frames, no tiles, unless a mode is named: tiling every frame of a video costs
@@ -270,8 +270,9 @@ extension AnalysisOptions {
             case .blurRadius: "Background blur radius in pixels, 1…200 (default: 4 % of the frame's shorter side)."
             case .backgroundColor: "Background colour, #rrggbb (default #00b140, green-screen green)."
             case .textEngine:
-                "Text reader for photos: tesseract (pages, 100+ languages, words; the default) or scene (PP-OCRv4: signs, labels, "
-                    + "screens, tilted lines; English and Chinese; lines only)."
+                "Text reader for photos: automatic (the default: scene for English and Chinese, tesseract for other languages), "
+                    + "scene (PP-OCRv4: signs, labels, screens, pages, tilted lines; English and Chinese) or tesseract (100+ languages). "
+                    + "Streams use tesseract."
             }
         }
 

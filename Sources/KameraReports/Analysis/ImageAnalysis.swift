@@ -26,7 +26,7 @@ package struct ImageAnalysis: Sendable {
 
         package init(
             recognize: Bool, languages: [String], regionOfInterest: NormalizedRect = .fullImage,
-            engine: RecognizeTextRequest.Engine = .tesseract
+            engine: RecognizeTextRequest.Engine = .automatic
         ) {
             self.engine = engine
             self.recognize = recognize
@@ -110,14 +110,15 @@ package struct ImageAnalysis: Sendable {
             result.faces = findings.faces.map(FaceRecord.init)
         }
         if let text {
+            var request = RecognizeTextRequest(recognitionLanguages: text.languages)
+            request.regionOfInterest = text.regionOfInterest
+            request.engine = text.engine
             // The scene reader finds and reads lines in one pass: text alone runs it too.
-            if text.recognize || text.engine == .scene {
-                var request = RecognizeTextRequest(recognitionLanguages: text.languages)
-                request.regionOfInterest = text.regionOfInterest
-                request.engine = text.engine
+            if text.recognize || text.engine == .scene || (text.engine == .automatic && request.sceneReadsLanguages) {
                 let recognized = try request.perform(in: context)
-                result.text = recognized.map(TextRecord.init)
-                findings.lines = recognized.map(\.textObservation)
+                // Finding text without reading it reports characters per line, as the layout pass does.
+                findings.lines = recognized.map { $0.textObservation(lineCharacterBoxes: !text.recognize) }
+                result.text = text.recognize ? recognized.map(TextRecord.init) : findings.lines.map(TextRecord.init)
             } else {
                 var request = DetectTextRectanglesRequest(reportCharacterBoxes: true, languages: text.languages)
                 request.regionOfInterest = text.regionOfInterest

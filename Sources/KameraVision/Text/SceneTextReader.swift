@@ -5,19 +5,86 @@ import Synchronization
 
 /// PP-OCRv4 end to end, as RapidOCR runs it: the DB detector finds each line, the line is cut
 /// out along its slant (turned upright when it stands taller than wide), and the SVTR
-/// recognizer reads it; the reading is the best character in each column, repeats merged and
-/// blanks dropped (CTC), its confidence the mean of those characters' probabilities. Lines
-/// read with less than 0.5 are dropped — the detector's texture false alarms among them.
+/// recognizer reads it (`CTCDecoder`: the best character in each column, repeats merged,
+/// blanks dropped, spaces restored, only the languages' characters), its confidence the mean
+/// of those characters' probabilities. Lines read with less than 0.5 are dropped — the
+/// detector's texture false alarms among them. Lines come in reading order along the text's
+/// own slant.
 struct SceneTextReader: Sendable {
-    /// A line read: its corners in the image's pixels, the text and its confidence.
+    /// What to read and how many readings to keep.
+    struct Options: Sendable {
+        var script = CTCDecoder.Script.latin
+        /// Readings kept per line (the best first).
+        var candidates = 1
+        /// Words preferred over a reading within one edit (two for words of 8+ characters)
+        /// when the columns support them nearly as well (Vision's `customWords`).
+        var customWords: [String] = []
+    }
+
+    /// Where a line was cut out: the image point of its top-left corner, the vectors along
+    /// and across it, and how much of the line one recognizer column covers.
+    struct LineFrame: Sendable {
+        var origin: PixelPoint, across: PixelPoint, down: PixelPoint
+        /// A column's share of the line's length (8 input pixels over the content's width).
+        var columnFraction: Double
+
+        /// The corners of the part of the line from column `a` to column `b` (fractions allowed).
+        func quad(fromColumn a: Double, toColumn b: Double) -> Quad {
+            let (u0, u1) = (min(max(a * columnFraction, 0), 1), min(max(b * columnFraction, 0), 1))
+            func at(_ u: Double, _ v: Double) -> PixelPoint {
+                PixelPoint(x: origin.x + u * across.x + v * down.x, y: origin.y + u * across.y + v * down.y)
+            }
+            return Quad(topLeft: at(u0, 0), topRight: at(u1, 0), bottomRight: at(u1, 1), bottomLeft: at(u0, 1))
+        }
+    }
+
+    /// A line read: its corners in the image's pixels, its readings (best first) and frame.
     struct Line: Sendable {
         var corners: Quad
-        var text: String
-        var confidence: Float
+        var readings: [CTCDecoder.Reading]
+        var frame: LineFrame
+        var text: String { readings.first?.text ?? "" }
+        var confidence: Float { readings.first?.confidence ?? 0 }
+
+        /// Each word of the best reading with its corners and characters' corners: a
+        /// character spans half-way to its neighbours' columns (a column and a half at the
+        /// ends).
+        func words() -> [(text: String, confidence: Float, corners: Quad, characters: [(String, Quad)])] {
+            guard let reading = readings.first else { return [] }
+            let read = reading.characters
+            var spans: [(Double, Double)] = []
+            for (i, character) in read.enumerated() {
+                let c = Double(character.column) + 0.5
+                let left = i > 0 ? (Double(read[i - 1].column) + 0.5 + c) / 2 : c - 1.5
+                let right = i + 1 < read.count ? (c + Double(read[i + 1].column) + 0.5) / 2 : c + 1.5
+                spans.append((left, right))
+            }
+            var words: [(String, Float, Quad, [(String, Quad)])] = []
+            var start: Int?
+            for i in 0...read.count {
+                let space = i == read.count || read[i].text == " "
+                if !space, start == nil { start = i }
+                guard space, let first = start else { continue }
+                let part = read[first..<i]
+                words.append(
+                    (
+                        part.map(\.text).joined(), part.map(\.probability).reduce(0, +) / Float(part.count),
+                        frame.quad(fromColumn: spans[first].0, toColumn: spans[i - 1].1),
+                        (first..<i).map { (read[$0].text, frame.quad(fromColumn: spans[$0].0, toColumn: spans[$0].1)) }
+                    ))
+                start = nil
+            }
+            return words
+        }
     }
 
     static let lineHeight = 48
     static let minimumConfidence: Float = 0.5
+    /// How much less likely (natural log of the probability ratio) a line with a custom word
+    /// may be than the best reading and still replace it: 4 is about 55 times. On a clean
+    /// print every one-letter change scores −7 or lower, so custom words do not overrule
+    /// what the model is sure of; they decide where it hesitates.
+    static let customWordMargin = 4.0
 
     let models: ModelStore
 
@@ -29,25 +96,108 @@ struct SceneTextReader: Sendable {
     }
     private static let recognizers = Recognizers()
 
-    /// The lines in `image`, top to bottom.
+    /// The lines in `image`, in reading order.
     /// - Throws: `KameraError.missingResource` when a model is not installed.
-    func lines(in image: PixelBuffer) throws -> [Line] {
+    func lines(in image: PixelBuffer, options: Options = Options()) throws -> [Line] {
         let rgb = image.format == .rgb8 ? image.packed() : image.converted(to: .rgb8)
-        let found = try SceneTextDetector(models: models).lines(in: rgb)
-        // Reading order: top to bottom, then left to right within ten pixels (RapidOCR's sort).
-        let ordered = found.sorted { a, b in
-            let (ya, yb) = (a.corners.topLeft.y, b.corners.topLeft.y)
-            return abs(ya - yb) < 10 ? a.corners.topLeft.x < b.corners.topLeft.x : ya < yb
+        let detector = SceneTextDetector(models: models)
+        var found = try detector.lines(in: rgb).map(\.corners)
+        // A page held askew: the detector, trained on level text, misses lines past about
+        // 20° (one of three at 28°). When the lines found lean more than 10°, the picture is
+        // levelled by their slant and searched again, and the better search is kept.
+        if let slant = Self.commonSlant(found), abs(slant) > 10 * .pi / 180, abs(slant) < 80 * .pi / 180 {
+            let (level, toSource) = rgb.rotated(byDegrees: -slant * 180 / .pi, fill: 128)
+            let again = try detector.lines(in: level).map { line in
+                let c = line.corners.corners.map(toSource.apply)
+                return Quad(topLeft: c[0], topRight: c[1], bottomRight: c[2], bottomLeft: c[3])
+            }
+            if again.count > found.count { found = again }
         }
-        return try ordered.compactMap { line in
-            let (text, confidence) = try read(line.corners, in: rgb)
-            guard confidence >= Self.minimumConfidence, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-            return Line(corners: line.corners, text: text, confidence: confidence)
+        let decoder = CTCDecoder(characters: try characterList(), script: options.script)
+        return try Self.readingOrder(found).compactMap { corners in
+            let line = try read(corners, in: rgb, decoder: decoder, options: options)
+            guard line.confidence >= Self.minimumConfidence, !line.text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+            return line
         }
     }
 
+    /// Lines in reading order: along the text's common slant (the median of the lines'
+    /// directions), rows of lines that overlap across it top to bottom, each row left to
+    /// right — sorting by the top-left corner alone interleaves the pieces of tilted rows.
+    /// Pieces of one row side by side, level, and less than a line's height apart are joined
+    /// into one line: the detector splits some lines inside a word (and both pieces then read
+    /// the letter cut in two: "liquor j" + "jugs!") or at a wide space.
+    static func readingOrder(_ quads: [Quad]) -> [Quad] {
+        guard quads.count > 1, let angle = commonSlant(quads) else { return quads }
+        let (along, across) = ((cos(angle), sin(angle)), (-sin(angle), cos(angle)))
+        struct Placed {
+            var quad: Quad, top: Double, bottom: Double, start: Double, end: Double
+            /// Whether the line runs along the common slant (within 5°).
+            var aligned: Bool
+            var thickness: Double { bottom - top }
+        }
+        let placed = quads.map { q -> Placed in
+            let points = q.corners
+            let a = points.map { $0.x * across.0 + $0.y * across.1 }, s = points.map { $0.x * along.0 + $0.y * along.1 }
+            return Placed(
+                quad: q, top: a.min()!, bottom: a.max()!, start: s.min()!, end: s.max()!,
+                aligned: abs(remainder(slant(q) - angle, .pi)) < 5 * .pi / 180)
+        }
+        var rows: [[Placed]] = []
+        for line in placed.sorted(by: { $0.top + $0.bottom < $1.top + $1.bottom }) {
+            // Joins the last row when their spans across the text overlap by half the smaller.
+            if let row = rows.last, let last = row.last {
+                let overlap = min(line.bottom, last.bottom) - max(line.top, last.top)
+                if overlap > 0.5 * min(line.thickness, last.thickness) {
+                    rows[rows.count - 1].append(line)
+                    continue
+                }
+            }
+            rows.append([line])
+        }
+        func point(_ s: Double, _ a: Double) -> PixelPoint { PixelPoint(x: s * along.0 + a * across.0, y: s * along.1 + a * across.1) }
+        return rows.flatMap { row -> [Quad] in
+            var joined: [Placed] = []
+            for line in row.sorted(by: { $0.start < $1.start }) {
+                // Pieces of one line: along the slant, side by side (a word's gap apart at most;
+                // overlapping by up to a height, as the boxes are grown by about half of one)
+                // and level with each other.
+                let (thin, thick) = (min(line.thickness, joined.last?.thickness ?? 0), max(line.thickness, joined.last?.thickness ?? 0))
+                // (A sliver inside the line's height, a piece of a letter, joins whatever its size.)
+                let level = min(line.bottom, joined.last?.bottom ?? 0) - max(line.top, joined.last?.top ?? 0)
+                if var last = joined.last, line.aligned, last.aligned, line.start - last.end < thin,
+                    line.start - last.end > -thin, thick < 1.6 * thin || level > 0.9 * thin, level > 0.7 * thin
+                {
+                    (last.top, last.bottom) = (min(last.top, line.top), max(last.bottom, line.bottom))
+                    (last.start, last.end) = (min(last.start, line.start), max(last.end, line.end))
+                    last.quad = Quad(
+                        topLeft: point(last.start, last.top), topRight: point(last.end, last.top),
+                        bottomRight: point(last.end, last.bottom), bottomLeft: point(last.start, last.bottom))
+                    joined[joined.count - 1] = last
+                } else {
+                    joined.append(line)
+                }
+            }
+            return joined.map(\.quad)
+        }
+    }
+
+    /// The direction of a line's longer side, in (−π/2, π/2] (image axes, y down).
+    static func slant(_ q: Quad) -> Double {
+        let (top, side) = (q.topRight - q.topLeft, q.bottomLeft - q.topLeft)
+        let long = hypot(top.x, top.y) >= hypot(side.x, side.y) ? top : side
+        let angle = atan2(long.y, long.x)
+        return angle > .pi / 2 ? angle - .pi : angle <= -.pi / 2 ? angle + .pi : angle
+    }
+
+    /// The median slant of the lines (nil for none).
+    static func commonSlant(_ quads: [Quad]) -> Double? {
+        let angles = quads.map(slant).sorted()
+        return angles.isEmpty ? nil : angles[angles.count / 2]
+    }
+
     /// Reads one line cut out of `image` along `quad`.
-    func read(_ quad: Quad, in image: PixelBuffer) throws -> (String, Float) {
+    func read(_ quad: Quad, in image: PixelBuffer, decoder: CTCDecoder, options: Options) throws -> Line {
         var (origin, across, down) = (quad.topLeft, quad.topRight - quad.topLeft, quad.bottomLeft - quad.topLeft)
         var (length, thickness) = (hypot(across.x, across.y), hypot(down.x, down.y))
         // A line standing taller than wide is read turned a quarter (RapidOCR's rule).
@@ -55,13 +205,15 @@ struct SceneTextReader: Sendable {
             (origin, across, down) = (quad.bottomLeft, quad.topLeft - quad.bottomLeft, quad.bottomRight - quad.bottomLeft)
             (length, thickness) = (thickness, length)
         }
-        guard length >= 1, thickness >= 1 else { return ("", 0) }
+        let frame = { (columns: Int, width: Int, content: Int) in
+            LineFrame(origin: origin, across: across, down: down, columnFraction: Double(width) / Double(max(columns, 1)) / Double(content))
+        }
+        guard length >= 1, thickness >= 1 else { return Line(corners: quad, readings: [], frame: frame(1, 1, 1)) }
         let height = Self.lineHeight
         // Clamped as a Double before converting (a degenerate quad must not trap).
         let lineWidth = Int(min(3200, max(1, (Double(height) * length / thickness).rounded(.up))))
         let width = max(320, (lineWidth + 63) / 64 * 64)
         let (program, sessions) = try recognizer(width: width)
-        let characters = try characterList()
         let output = try sessions.withSession { session -> (shape: [Int], values: [Float]) in
             session.withInput { input in
                 image.bytes.withUnsafeBufferPointer { bytes in
@@ -88,25 +240,57 @@ struct SceneTextReader: Sendable {
             }
             return first
         }
-        return Self.decode(output.values, classes: output.shape.last ?? 1, characters: characters)
+        let classes = max(output.shape.last ?? 1, 1)
+        let columns = output.values.count / classes
+        var readings = decoder.candidates(output.values, columns: columns, classes: classes, limit: max(1, options.candidates))
+        if !options.customWords.isEmpty, let best = readings.first,
+            let preferred = Self.preferringCustomWords(
+                best, options.customWords, decoder, output.values, columns: columns, classes: classes)
+        {
+            readings.insert(preferred, at: 0)
+            readings = Array(readings.prefix(max(1, options.candidates)))
+        }
+        return Line(corners: quad, readings: readings, frame: frame(columns, width, lineWidth))
     }
 
-    /// CTC's greedy reading: the best class per column, repeats merged, blanks (class 0)
-    /// dropped; class i ≥ 1 is `characters[i - 1]`, the last class a space.
-    static func decode(_ probabilities: [Float], classes: Int, characters: [String]) -> (String, Float) {
-        var text = "", previous = 0
-        var scores: [Float] = []
-        for column in 0..<(probabilities.count / max(classes, 1)) {
-            let base = column * classes
-            var (best, score) = (0, -Float.infinity)
-            for k in 0..<classes where probabilities[base + k] > score { (best, score) = (k, probabilities[base + k]) }
-            if best != 0, best != previous {
-                text += best - 1 < characters.count ? characters[best - 1] : " "
-                scores.append(score)
+    /// The best reading with each word that lies within an edit or two of a custom word
+    /// replaced by it, when the columns support the changed line within `customWordMargin`
+    /// of the best; nil when nothing changes.
+    static func preferringCustomWords(
+        _ best: CTCDecoder.Reading, _ customWords: [String], _ decoder: CTCDecoder, _ p: [Float], columns: Int, classes: Int
+    ) -> CTCDecoder.Reading? {
+        var words = best.text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard
+            let baseline = decoder.logLikelihood(
+                of: best.text.replacingOccurrences(of: " ", with: ""), p, columns: columns, classes: classes)
+        else { return nil }
+        var changed = false
+        for (index, word) in words.enumerated() where !word.isEmpty {
+            let near = customWords.filter { custom in
+                custom != word && EditDistance.between(custom.lowercased(), word.lowercased()) <= (custom.count >= 8 ? 2 : 1)
             }
-            previous = best
+            for custom in near {
+                var trial = words
+                trial[index] = custom
+                guard
+                    let score = decoder.logLikelihood(
+                        of: trial.joined().replacingOccurrences(of: " ", with: ""), p, columns: columns, classes: classes),
+                    score >= baseline - customWordMargin
+                else { continue }
+                words = trial
+                changed = true
+                break
+            }
         }
-        return (text, scores.isEmpty ? 0 : scores.reduce(0, +) / Float(scores.count))
+        guard changed else { return nil }
+        // Characters keep the best reading's columns where the lengths allow; the text is the new one.
+        let text = words.joined(separator: " ")
+        var characters: [CTCDecoder.Character] = []
+        for (i, character) in text.enumerated() {
+            let source = best.characters[min(i * best.characters.count / max(text.count, 1), best.characters.count - 1)]
+            characters.append(CTCDecoder.Character(text: String(character), column: source.column, probability: source.probability))
+        }
+        return CTCDecoder.Reading(characters: characters, confidence: best.confidence)
     }
 
     private static func sample(_ bytes: UnsafeBufferPointer<UInt8>, _ width: Int, _ height: Int, _ p: PixelPoint, channel: Int) -> Float {
