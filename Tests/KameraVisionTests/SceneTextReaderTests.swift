@@ -58,6 +58,25 @@ struct SceneTextReaderTests {
         #expect(try await request.perform(on: photo).map(\.string) == plain)
     }
 
+    @Test("A page upside down is read the right way up: the direction classifier turns each line over")
+    func upsideDown() throws {
+        let page = try SampleMedia.photo("imageTextN.png").pixelBuffer
+        let reader = SceneTextReader(models: .default)
+        let upright = try reader.lines(in: page).map(\.text)
+        let turned = try reader.lines(in: page.rotated(byQuarterTurns: 2)).map(\.text)
+        #expect(upright.count == 13)
+        // Read bottom line first (the page's last line is now at the top), each the right way up
+        // (the turned picture is sampled a little differently: a stray space at most).
+        #expect(turned.count == upright.count, "\(turned)")
+        for (read, truth) in zip(turned, upright.reversed()) {
+            #expect(TextMetrics.characterErrorRate(reference: truth, hypothesis: read) < 0.03, "\(read) against \(truth)")
+        }
+        var unchecked = SceneTextReader.Options()
+        unchecked.checksDirection = false
+        let garbled = try reader.lines(in: page.rotated(byQuarterTurns: 2), options: unchecked).map(\.text)
+        #expect(garbled != turned)
+    }
+
     @Test("Photos without text give no lines (the detector's texture alarms read as nothing)")
     func noText() throws {
         for name in ["fruits.jpg", "baboon.jpg", "orange.jpg"] {

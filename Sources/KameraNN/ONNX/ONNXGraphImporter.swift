@@ -69,7 +69,16 @@ struct ONNXGraphImporter {
         else { throw fail("the model's input is not an image tensor N×C×H×W") }
         guard height > 0, width > 0, height <= 16384, width <= 16384 else { throw fail("input size \(width)×\(height) is out of range") }
         let inputIndex = addTensor(input.name, dims: [1, channels, height, width])
-        let tailStart = model.nodes.firstIndex { Self.tailOperators.contains($0.opType) } ?? model.nodes.count
+        // The tail starts at the first sequence operator on activations: one on constants
+        // (Paddle reshapes each squeeze-and-excitation bias) is folded in the head.
+        var constantNames = Set(constants.keys)
+        for node in model.nodes where node.inputs.allSatisfy({ $0.isEmpty || constantNames.contains($0) }) {
+            constantNames.formUnion(node.outputs)
+        }
+        let tailStart =
+            model.nodes.firstIndex { node in
+                Self.tailOperators.contains(node.opType) && !node.inputs.allSatisfy { $0.isEmpty || constantNames.contains($0) }
+            } ?? model.nodes.count
         for (index, node) in model.nodes.enumerated() {
             for name in node.inputs { readers[name, default: []].append(index) }
         }
@@ -157,7 +166,7 @@ struct ONNXGraphImporter {
         let inputs = node.inputs.filter { !$0.isEmpty }
         // Arity checked once, so every case below may read its inputs by index.
         let needed =
-            ["Constant": 0, "BatchNormalization": 5, "Add": 2, "Sub": 2, "Mul": 2, "Div": 2, "Conv": 2, "ConvTranspose": 2][
+            ["Constant": 0, "BatchNormalization": 5, "Add": 2, "Sub": 2, "Mul": 2, "Div": 2, "Conv": 2, "ConvTranspose": 2, "Reshape": 2][
                 node.opType] ?? 1
         guard inputs.count >= needed else { throw fail("\(node.opType) needs \(needed) inputs, has \(inputs.count)") }
         switch node.opType {
@@ -167,6 +176,14 @@ struct ONNXGraphImporter {
             constants[out] = value
         case "Identity":
             if let value = constants[inputs[0]] { constants[out] = value } else { activations[out] = try activation(inputs[0]) }
+        case "Reshape":
+            // Of a constant only (activations are reshaped in the tail).
+            guard inputs.count == 2, var value = constants[inputs[0]], let shape = constants[inputs[1]]?.ints else {
+                throw fail("Reshape is supported on constants before the sequence layers")
+            }
+            value.dims = try reshaped(value.dims, to: shape)
+            value.name = out
+            constants[out] = value
         case "Conv": try convolution(node, inputs, out)
         case "ConvTranspose": try transposedConvolution(node, inputs, out)
         case "BatchNormalization":
@@ -244,6 +261,22 @@ struct ONNXGraphImporter {
         default:
             throw fail("operator \(node.opType) is not supported")
         }
+    }
+
+    /// ONNX Reshape's target dims: 0 keeps the input's dim, one −1 takes the rest.
+    private func reshaped(_ dims: [Int], to shape: [Int64]) throws -> [Int] {
+        let count = dims.reduce(1, *)
+        guard shape.count <= 8, shape.allSatisfy({ $0 >= -1 && $0 <= Int64(ONNXModelReader.maximumElements) }),
+            shape.filter({ $0 == -1 }).count <= 1
+        else { throw fail("Reshape to \(shape)") }
+        var out = shape.enumerated().map { index, value in value == 0 && index < dims.count ? dims[index] : Int(value) }
+        if let free = out.firstIndex(of: -1) {
+            let known = out.filter { $0 != -1 }.reduce(1, *)
+            guard known > 0, count % known == 0 else { throw fail("Reshape of \(dims) to \(shape)") }
+            out[free] = count / known
+        }
+        guard out.reduce(1, *) == count else { throw fail("Reshape of \(dims) to \(shape)") }
+        return out
     }
 
     /// The only node reading `name` (nil when several do, or a graph output).

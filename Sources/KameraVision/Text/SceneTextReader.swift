@@ -19,6 +19,8 @@ struct SceneTextReader: Sendable {
         /// Words preferred over a reading within one edit (two for words of 8+ characters)
         /// when the columns support them nearly as well (Vision's `customWords`).
         var customWords: [String] = []
+        /// Turn lines the direction classifier finds upside down (PP-OCR's third model).
+        var checksDirection = true
     }
 
     /// Where a line was cut out: the image point of its top-left corner, the vectors along
@@ -80,6 +82,8 @@ struct SceneTextReader: Sendable {
 
     static let lineHeight = 48
     static let minimumConfidence: Float = 0.5
+    /// A reading at least this confident is not tried the other way up.
+    static let sureReading: Float = 0.9
     /// How much less likely (natural log of the probability ratio) a line with a custom word
     /// may be than the best reading and still replace it: 4 is about 55 times. On a clean
     /// print every one-letter change scores −7 or lower, so custom words do not overrule
@@ -93,6 +97,7 @@ struct SceneTextReader: Sendable {
     private final class Recognizers: Sendable {
         let programs = Mutex<[Int: (ONNXProgram, InferenceSessionPool)]>([:])
         let characters = Mutex<[String]?>(nil)
+        let direction = Mutex<(ONNXProgram, InferenceSessionPool)?>(nil)
     }
     private static let recognizers = Recognizers()
 
@@ -103,9 +108,10 @@ struct SceneTextReader: Sendable {
         let detector = SceneTextDetector(models: models)
         var found = try detector.lines(in: rgb).map(\.corners)
         // A page held askew: the detector, trained on level text, misses lines past about
-        // 20° (one of three at 28°). When the lines found lean more than 10°, the picture is
-        // levelled by their slant and searched again, and the better search is kept.
-        if let slant = Self.commonSlant(found), abs(slant) > 10 * .pi / 180, abs(slant) < 80 * .pi / 180 {
+        // 20° (one of three at 28°; all found at 17°). When the lines found lean more than
+        // 20°, the picture is levelled by their slant and searched again, and the better
+        // search is kept (a second detector pass, so not for the usual slight slant).
+        if let slant = Self.commonSlant(found), abs(slant) > 20 * .pi / 180, abs(slant) < 70 * .pi / 180 {
             let (level, toSource) = rgb.rotated(byDegrees: -slant * 180 / .pi, fill: 128)
             let again = try detector.lines(in: level).map { line in
                 let c = line.corners.corners.map(toSource.apply)
@@ -205,40 +211,38 @@ struct SceneTextReader: Sendable {
             (origin, across, down) = (quad.bottomLeft, quad.topLeft - quad.bottomLeft, quad.bottomRight - quad.bottomLeft)
             (length, thickness) = (thickness, length)
         }
-        let frame = { (columns: Int, width: Int, content: Int) in
-            LineFrame(origin: origin, across: across, down: down, columnFraction: Double(width) / Double(max(columns, 1)) / Double(content))
+        guard length >= 1, thickness >= 1 else {
+            return Line(corners: quad, readings: [], frame: LineFrame(origin: origin, across: across, down: down, columnFraction: 1))
         }
-        guard length >= 1, thickness >= 1 else { return Line(corners: quad, readings: [], frame: frame(1, 1, 1)) }
-        let height = Self.lineHeight
         // Clamped as a Double before converting (a degenerate quad must not trap).
-        let lineWidth = Int(min(3200, max(1, (Double(height) * length / thickness).rounded(.up))))
+        let lineWidth = Int(min(3200, max(1, (Double(Self.lineHeight) * length / thickness).rounded(.up))))
+        let turned = LineFrame(
+            origin: PixelPoint(x: origin.x + across.x + down.x, y: origin.y + across.y + down.y),
+            across: PixelPoint(x: -across.x, y: -across.y), down: PixelPoint(x: -down.x, y: -down.y), columnFraction: 1)
+        var frame = LineFrame(origin: origin, across: across, down: down, columnFraction: 1)
+        // Turned over when the direction classifier is sure the line is upside down
+        // (RapidOCR's rule: "180" at 0.9 or more)...
+        let flipped = options.checksDirection ? try upsideDown(frame, lineWidth: lineWidth, in: image) : false
+        var line = try read(flipped ? turned : frame, quad: quad, lineWidth: lineWidth, in: image, decoder: decoder, options: options)
+        // ...but the classifier errs on some lines either way (one in 13 of a printed page,
+        // and short lines turned over): a doubtful reading is read the other way too, and the
+        // surer reading kept.
+        if options.checksDirection, line.confidence < Self.sureReading {
+            frame = flipped ? frame : turned
+            let other = try read(frame, quad: quad, lineWidth: lineWidth, in: image, decoder: decoder, options: options)
+            if other.confidence > line.confidence { line = other }
+        }
+        return line
+    }
+
+    /// Reads a line cut along `frame` (its `columnFraction` is set here).
+    private func read(
+        _ frame: LineFrame, quad: Quad, lineWidth: Int, in image: PixelBuffer, decoder: CTCDecoder, options: Options
+    ) throws -> Line {
         let width = max(320, (lineWidth + 63) / 64 * 64)
         let (program, sessions) = try recognizer(width: width)
-        let output = try sessions.withSession { session -> (shape: [Int], values: [Float]) in
-            session.withInput { input in
-                image.bytes.withUnsafeBufferPointer { bytes in
-                    for y in 0..<height {
-                        let v = (Double(y) + 0.5) / Double(height)
-                        for x in 0..<width {
-                            let at = (y * width + x) * 3
-                            guard x < lineWidth else {
-                                // Padding: zero after normalization, as RapidOCR pads.
-                                (input[at], input[at + 1], input[at + 2]) = (0, 0, 0)
-                                continue
-                            }
-                            let u = (Double(x) + 0.5) / Double(lineWidth)
-                            let p = PixelPoint(x: origin.x + u * across.x + v * down.x, y: origin.y + u * across.y + v * down.y)
-                            for c in 0..<3 {
-                                input[at + c] = (Self.sample(bytes, image.width, image.height, p, channel: c) / 255 - 0.5) / 0.5
-                            }
-                        }
-                    }
-                }
-            }
-            guard let first = try program.run(session).first else {
-                throw KameraError.invalidModel(path: program.network.path, reason: "no output")
-            }
-            return first
+        let output = try Self.run(program, sessions) { input in
+            Self.fill(input, width: width, contentWidth: lineWidth, frame, from: image)
         }
         let classes = max(output.shape.last ?? 1, 1)
         let columns = output.values.count / classes
@@ -250,7 +254,9 @@ struct SceneTextReader: Sendable {
             readings.insert(preferred, at: 0)
             readings = Array(readings.prefix(max(1, options.candidates)))
         }
-        return Line(corners: quad, readings: readings, frame: frame(columns, width, lineWidth))
+        var placed = frame
+        placed.columnFraction = Double(width) / Double(max(columns, 1)) / Double(lineWidth)
+        return Line(corners: quad, readings: readings, frame: placed)
     }
 
     /// The best reading with each word that lies within an edit or two of a custom word
@@ -293,6 +299,57 @@ struct SceneTextReader: Sendable {
         return CTCDecoder.Reading(characters: characters, confidence: best.confidence)
     }
 
+    /// Whether the direction classifier is sure (0.9) the line from `origin` is upside down.
+    private func upsideDown(_ frame: LineFrame, lineWidth: Int, in image: PixelBuffer) throws -> Bool {
+        let (program, sessions) = try directionClassifier()
+        let width = Self.directionInputWidth
+        let output = try Self.run(program, sessions) { input in
+            Self.fill(input, width: width, contentWidth: min(lineWidth, width), frame, from: image)
+        }
+        return output.values.count == 2 && output.values[1] >= 0.9
+    }
+
+    /// Runs `program` on an input `fill` writes.
+    private static func run(
+        _ program: ONNXProgram, _ sessions: InferenceSessionPool, fill: (UnsafeMutableBufferPointer<Float>) -> Void
+    ) throws -> (shape: [Int], values: [Float]) {
+        try sessions.withSession { session in
+            session.withInput(0, fill)
+            guard let first = try program.run(session).first else {
+                throw KameraError.invalidModel(path: program.network.path, reason: "no output")
+            }
+            return first
+        }
+    }
+
+    /// A line cut out along its slant into a 48-pixel-high input `width` wide: the line
+    /// stretched over the first `contentWidth` columns, zero (after normalization) after them
+    /// as RapidOCR pads; values (v / 255 − 0.5) / 0.5.
+    private static func fill(
+        _ input: UnsafeMutableBufferPointer<Float>, width: Int, contentWidth: Int, _ frame: LineFrame, from image: PixelBuffer
+    ) {
+        let (origin, across, down) = (frame.origin, frame.across, frame.down)
+        let height = lineHeight
+        image.bytes.withUnsafeBufferPointer { bytes in
+            for y in 0..<height {
+                let v = (Double(y) + 0.5) / Double(height)
+                for x in 0..<width {
+                    let at = (y * width + x) * 3
+                    guard x < contentWidth else {
+                        (input[at], input[at + 1], input[at + 2]) = (0, 0, 0)
+                        continue
+                    }
+                    let u = (Double(x) + 0.5) / Double(contentWidth)
+                    let p = PixelPoint(x: origin.x + u * across.x + v * down.x, y: origin.y + u * across.y + v * down.y)
+                    for c in 0..<3 { input[at + c] = (sample(bytes, image.width, image.height, p, channel: c) / 255 - 0.5) / 0.5 }
+                }
+            }
+        }
+    }
+
+    /// The direction classifier's input width (its lines are 48 × 192).
+    static let directionInputWidth = 192
+
     private static func sample(_ bytes: UnsafeBufferPointer<UInt8>, _ width: Int, _ height: Int, _ p: PixelPoint, channel: Int) -> Float {
         let x = min(max(p.x - 0.5, 0), Double(width - 1)), y = min(max(p.y - 0.5, 0), Double(height - 1))
         let (x0, y0) = (Int(x), Int(y))
@@ -313,6 +370,14 @@ struct SceneTextReader: Sendable {
             if programs.count >= 8 { programs.removeAll() }
             programs[width] = entry
         }
+        return entry
+    }
+
+    private func directionClassifier() throws -> (ONNXProgram, InferenceSessionPool) {
+        if let found = Self.recognizers.direction.withLock({ $0 }) { return found }
+        let program = try models.onnxNetwork(.textDirection).program(height: Self.lineHeight, width: Self.directionInputWidth)
+        let entry = (program, InferenceSessionPool(network: program.network))
+        Self.recognizers.direction.withLock { $0 = entry }
         return entry
     }
 
