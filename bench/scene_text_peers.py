@@ -4,7 +4,7 @@ Tesseract CLI with sparse-text page segmentation (`--psm 11`, the mode for text 
 over a photo). Prints one JSON line per photo: the lines each read and its time (file
 decoded, warm).
 
-Usage: scene_text_peers.py TRUTH.json
+Usage: scene_text_peers.py TRUTH.json [TESSERACT_LANGUAGE]   (default eng; chi_sim for Chinese)
 """
 import json
 import subprocess
@@ -15,6 +15,7 @@ import cv2
 from rapidocr_onnxruntime import RapidOCR
 
 truth = json.load(open(sys.argv[1]))
+language = sys.argv[2] if len(sys.argv) > 2 else "eng"
 engine = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)
 files = sorted(truth)
 images = {f: cv2.imread(f) for f in files}
@@ -22,7 +23,7 @@ engine(images[files[0]])  # warm-up
 
 
 def tesseract(path):
-    out = subprocess.run(["tesseract", path, "-", "--psm", "11", "-l", "eng"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["tesseract", path, "-", "--psm", "11", "-l", language], capture_output=True, text=True, check=True).stdout
     return [line.strip() for line in out.splitlines() if line.strip()]
 
 

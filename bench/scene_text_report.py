@@ -2,7 +2,10 @@
 lines read joined in reading order against the sign's lines; stray lines count as
 insertions) and the mean time per photo, with Kamera's scene engine's time as a ratio.
 
-Usage: scene_text_report.py KAMERA.jsonl PEERS.jsonl
+Usage: scene_text_report.py KAMERA.jsonl PEERS.jsonl [--ignore-spaces]
+
+With --ignore-spaces (Chinese, written without them) spaces are dropped from both the
+reading and the truth before comparing.
 """
 import json
 import sys
@@ -18,8 +21,11 @@ def distance(a, b):
     return previous[-1]
 
 
+IGNORE_SPACES = "--ignore-spaces" in sys.argv[3:]
+
+
 def joined(lines):
-    return " ".join(" ".join(lines).split())
+    return ("" if IGNORE_SPACES else " ").join(" ".join(lines).split())
 
 
 ours = {r["file"]: r for r in map(json.loads, open(sys.argv[1]))}

@@ -20,6 +20,7 @@ DEBIAN_PACKAGES=(
     libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavdevice-dev  # video
     ffmpeg                                      # reference peer in video tests
     fonts-liberation fonts-freefont-ttf         # more fonts for rendered-text tests
+    fonts-wqy-microhei tesseract-ocr-chi-sim    # Chinese signs and pages (scene text), and their Tesseract peer
     opencv-doc                                  # real test media (photos, videos)
     libopencv-dev libopencv-contrib-dev         # geometry: rectangles, registration, tracking
     libsqlite3-dev                              # kamera serve: the results library (GRDB)

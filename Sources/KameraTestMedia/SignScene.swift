@@ -4,7 +4,7 @@ import KameraRender
 
 /// A photo of people or a room with a sign in it: a coloured panel with two or three short
 /// lines of text (34–48 px letters in the scene, a font from Debian's DejaVu or Liberation
-/// families) pasted in perspective, turned up to 20°, then lightly blurred and noisy — text in
+/// families, or Chinese in WenQuanYi Micro Hei) pasted in perspective, turned up to 20°, then lightly blurred and noisy — text in
 /// the world with known words, for the scene-text benchmark.
 public struct SignScene: Sendable {
     /// The scene (rgb8).
@@ -23,8 +23,27 @@ public struct SignScene: Sendable {
         "Daily", "Fresh", "Bread", "Open", "Hours", "Monday", "Friday", "Lift", "Stairs", "Toilets", "Information",
     ]
 
+    /// Chinese sign words (stations, shops, opening hours), for the Chinese set.
+    static let chineseWords = [
+        "出口", "入口", "药店", "面包店", "站台", "停车场", "售票处", "咖啡", "车站", "图书馆", "博物馆", "花园", "酒店", "市场", "楼层",
+        "大门", "房间", "办公室", "北门", "南门", "欢迎光临", "特价", "今日", "新鲜", "营业中", "营业时间", "星期一", "星期五", "电梯",
+        "楼梯", "洗手间", "问讯处",
+    ]
+
+    /// The signs' language.
+    public enum Language: String, Sendable, CaseIterable {
+        /// English words in DejaVu, Liberation or FreeFont.
+        case english
+        /// Simplified Chinese in WenQuanYi Micro Hei (Debian's fonts-wqy-microhei); words run
+        /// together without spaces, as Chinese is written.
+        case chinese
+    }
+
+    /// The font of Chinese signs.
+    public static let chineseFont = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
+
     /// Scene `seed` over one of `backgrounds` (chosen by the seed), `width` × `height`.
-    public static func make(seed: UInt64, width: Int = 960, height: Int = 720) throws -> SignScene {
+    public static func make(seed: UInt64, width: Int = 960, height: Int = 720, language: Language = .english) throws -> SignScene {
         var random = SeededRandom(seed: seed)
         func uniform(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &random) }
         func pick<T>(_ list: [T]) -> T { list[Int.random(in: 0..<list.count, using: &random)] }
@@ -34,15 +53,23 @@ public struct SignScene: Sendable {
         let photo = try SampleMedia.photo(background).pixelBuffer
         var canvas = SceneComposer(background: photo, width: width, height: height).canvas
         // The lines: one or two words, or a word and a number.
+        let (list, gap) = language == .english ? (words, " ") : (chineseWords, "")
         let lines = (0..<Int.random(in: 2...3, using: &random)).map { _ -> String in
             switch Int.random(in: 0..<3, using: &random) {
-            case 0: pick(words)
-            case 1: "\(pick(words)) \(pick(words))"
-            default: "\(pick(words)) \(Int.random(in: 1...250, using: &random))"
+            case 0: pick(list)
+            case 1: "\(pick(list))\(gap)\(pick(list))"
+            default: "\(pick(list))\(gap)\(Int.random(in: 1...250, using: &random))"
             }
         }
-        let fonts = TextScene.fonts.filter { FileManager.default.fileExists(atPath: $0) }
-        let font = try FontFace(path: pick(fonts))
+        let font: FontFace
+        switch language {
+        case .english: font = try FontFace(path: pick(TextScene.fonts.filter { FileManager.default.fileExists(atPath: $0) }))
+        case .chinese:
+            guard FileManager.default.fileExists(atPath: chineseFont) else {
+                throw KameraError.missingResource(name: chineseFont, hint: "apt-get install fonts-wqy-microhei (scripts/setup.sh)")
+            }
+            font = try FontFace(path: chineseFont)
+        }
         let size = uniform(34...48)
         let colours: [(Color, Color)] = [
             (Color(red: 20, green: 90, blue: 160), .white), (Color(red: 30, green: 120, blue: 60), .white),

@@ -77,6 +77,22 @@ struct SceneTextReaderTests {
         #expect(garbled != turned)
     }
 
+    @Test("A Chinese sign is read as zh-Hans (the automatic choice picks PP-OCRv4), and not as English")
+    func chineseSign() async throws {
+        let scene = try SignScene.make(seed: 5, language: .chinese)
+        var request = RecognizeTextRequest(recognitionLanguages: ["zh-Hans"])
+        #expect(request.engine == .automatic && request.sceneReadsLanguages)
+        let read = try await request.perform(on: scene.image).map(\.string)
+        #expect(read.map { $0.replacingOccurrences(of: " ", with: "") } == scene.lines, "\(read) against \(scene.lines)")
+        // Read as English, only Latin letters, digits and marks can come out.
+        request.recognitionLanguages = ["en-US"]
+        let latin = try await request.perform(on: scene.image).map(\.string).joined()
+        #expect(latin.unicodeScalars.allSatisfy { $0.value < 0x3000 }, "\(latin)")
+        // A language the scene reader does not read goes to Tesseract.
+        request.recognitionLanguages = ["de-DE"]
+        #expect(!request.sceneReadsLanguages)
+    }
+
     @Test("Photos without text give no lines (the detector's texture alarms read as nothing)")
     func noText() throws {
         for name in ["fruits.jpg", "baboon.jpg", "orange.jpg"] {

@@ -20,12 +20,16 @@ struct SceneTextCommand: ParsableCommand {
     @Option(help: "Number of scenes.")
     var count = 12
 
+    @Option(help: "The signs' language: english or chinese (read as zh-Hans).")
+    var language = "english"
+
     func run() throws {
+        guard let language = SignScene.Language(rawValue: language) else { throw ValidationError("unknown language \(language)") }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         var truth: [String: [String]] = [:]
         var scenes: [(String, SignScene)] = []
         for index in 0..<count {
-            let scene = try SignScene.make(seed: seed + UInt64(index))
+            let scene = try SignScene.make(seed: seed + UInt64(index), language: language)
             let path = URL(fileURLWithPath: out).appendingPathComponent("sign_\(seed + UInt64(index)).png").path
             try ImageEncoder.encode(scene.image, as: .png).write(to: URL(fileURLWithPath: path))
             truth[path] = scene.lines
@@ -34,7 +38,7 @@ struct SceneTextCommand: ParsableCommand {
         try JSONSerialization.data(withJSONObject: truth, options: [.sortedKeys]).write(
             to: URL(fileURLWithPath: out).appendingPathComponent("truth.json"))
         func read(_ engine: RecognizeTextRequest.Engine, _ image: PixelBuffer) throws -> ([String], Double) {
-            var request = RecognizeTextRequest()
+            var request = RecognizeTextRequest(recognitionLanguages: language == .chinese ? ["zh-Hans"] : ["en-US"])
             request.engine = engine
             let start = DispatchTime.now().uptimeNanoseconds
             let lines = try request.perform(in: ImageAnalysisContext(Image(pixelBuffer: image))).map(\.string)
