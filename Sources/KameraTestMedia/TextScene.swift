@@ -75,4 +75,14 @@ public struct TextScene: Sendable {
         "Camera calibration needs at least 12 views.",
         "Sphinx of black quartz, judge my vow.",
     ]
+
+    /// Lines of a Chinese page (simplified; opening hours, an invoice, a notice).
+    public static let chineseSampleLines = [
+        "欢迎光临本店，营业时间为早上九点至晚上八点。",
+        "发票编号2041，应付金额318元，请于三月十五日前付款。",
+        "图书馆三楼阅览室今日关闭，请前往二楼。",
+        "地铁站出口在北门，停车场在地下一层。",
+        "相机标定至少需要十二张不同角度的照片。",
+        "新鲜面包每天早上七点出炉。",
+    ]
 }

@@ -113,14 +113,14 @@ import Testing
         }
     }
 
-    @Test func textEngineReachesPhotosAndIsRefusedOnStreams() throws {
+    @Test func textEngineReachesPhotosAndStreams() throws {
         let scene = try query("recognize&textEngine=scene")
         #expect(scene == (try AnalysisOptions.decoding(json: #"{"recognize":true,"textEngine":"scene"}"#)))
         #expect(try scene.imageAnalysis().text?.engine == .scene)
         #expect(try query("text").imageAnalysis().text?.engine == .automatic)
-        #expect(reason { try scene.liveConfiguration(frameBudget: nil) }?.contains("textEngine") == true)
-        // Streams read with Tesseract: automatic (the default) and tesseract are accepted there.
-        #expect(try query("text&textEngine=automatic").liveConfiguration(frameBudget: nil).text != nil)
+        #expect(try query("text&textEngine=scene").liveConfiguration(frameBudget: nil).text?.engine == .scene)
+        #expect(try query("text").liveConfiguration(frameBudget: nil).text?.engine == .automatic)
+        #expect(try query("text&textEngine=tesseract").liveConfiguration(frameBudget: nil).text?.engine == .tesseract)
         #expect(reason { try query("recognize&textEngine=easyocr") }?.contains("textEngine") == true)
     }
 

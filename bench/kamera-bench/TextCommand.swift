@@ -14,6 +14,8 @@ struct TextDatasetCommand: ParsableCommand {
         var file: String
         var condition: String
         var text: String
+        /// Tesseract's code for the page's language (nil: eng).
+        var language: String?
     }
 
     func run() throws {
@@ -41,6 +43,22 @@ struct TextDatasetCommand: ParsableCommand {
                 pages.append(Page(file: name, condition: condition.0, text: lines.joined(separator: " ")))
             }
         }
+        // Chinese pages in WenQuanYi Micro Hei: clean, turned, on a photo.
+        let chinese: [(String, Double, TextScene.Background, Color)] = [
+            ("Chinese 26px", 0, .plain(.white), .black), ("Chinese rotated 8°", 8, .plain(.white), .black),
+            ("Chinese on a photo", 4, .photo(photo), Color(red: 20, green: 20, blue: 60)),
+        ]
+        for (c, condition) in chinese.enumerated() {
+            for variant in 0..<3 {
+                let lines = (0..<3).map { TextScene.chineseSampleLines[(c + variant + $0) % TextScene.chineseSampleLines.count] }
+                let scene = TextScene.render(
+                    lines, font: try FontFace(path: SignScene.chineseFont), pixelSize: 26, color: condition.3, background: condition.2,
+                    rotation: condition.1, seed: UInt64(100 + c * 10 + variant))
+                let name = "text_zh_\(c)_\(variant).png"
+                try ImageEncoder.write(scene.image, to: directory.appendingPathComponent(name))
+                pages.append(Page(file: name, condition: condition.0, text: lines.joined(separator: " "), language: "chi_sim"))
+            }
+        }
         try JSONEncoder().encode(pages).write(to: directory.appendingPathComponent("truth.json"))
         print("wrote \(pages.count) pages to \(directory.path)")
     }
@@ -57,7 +75,7 @@ struct TextCommand: ParsableCommand {
     var level = "accurate"
 
     @Option(help: "The reader: \(RecognizeTextRequest.Engine.allCases.map(\.rawValue).joined(separator: " | ")).")
-    var engine = RecognizeTextRequest.Engine.tesseract.rawValue
+    var engine = RecognizeTextRequest.Engine.automatic.rawValue
 
     struct Result: Codable {
         var file: String
@@ -79,6 +97,8 @@ struct TextCommand: ParsableCommand {
             // Timed from the file, as the Tesseract CLI is.
             let start = DispatchTime.now().uptimeNanoseconds
             let image = try Image(contentsOf: root.appendingPathComponent(page.file))
+            var request = request
+            if let language = page.language { request.recognitionLanguages = [language] }
             let lines = try request.performSynchronously(on: image)
             let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             results.append(Result(file: page.file, milliseconds: ms, text: lines.map(\.string).joined(separator: " ")))

@@ -121,6 +121,7 @@ package struct ImageAnalysis: Sendable {
                 result.text = text.recognize ? recognized.map(TextRecord.init) : findings.lines.map(TextRecord.init)
             } else {
                 var request = DetectTextRectanglesRequest(reportCharacterBoxes: true, languages: text.languages)
+                request.engine = .tesseract
                 request.regionOfInterest = text.regionOfInterest
                 findings.lines = try request.perform(in: context)
                 result.text = findings.lines.map(TextRecord.init)

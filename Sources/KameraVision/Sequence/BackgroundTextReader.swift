@@ -3,8 +3,10 @@ import KameraCore
 import Synchronization
 
 /// Finds text on a stream's frames at its own pace: at most one detection runs, on a thread
-/// of its own, and a frame offered while it runs is not waited for (text takes 1.5–3.6 s a
-/// frame where faces and codes take milliseconds; waiting would stall the stream).
+/// of its own, and a frame offered while it runs is not waited for (PP-OCRv4 takes tens of
+/// milliseconds a 640×480 frame, Tesseract's layout pass 1.5–3.6 s, where faces and codes
+/// take a few; waiting would stall the stream). Frames are searched at their own size, and a
+/// line seen before, unchanged, keeps its reading (`SceneLineMemory`).
 final class BackgroundTextReader: Sendable {
     private struct State {
         var running = false
@@ -16,6 +18,9 @@ final class BackgroundTextReader: Sendable {
     private let state = Mutex(State())
 
     init(_ request: DetectTextRectanglesRequest) {
+        var request = request
+        request.enlargesSmallImages = false
+        request.lineMemory = SceneLineMemory()
         self.request = request
     }
 

@@ -115,10 +115,14 @@ extension RecognizeTextRequest {
     }
 
     /// Lines from PP-OCRv4 with their words, characters and candidates.
-    func sceneLines(in context: ImageAnalysisContext, candidates: Int = 3) throws -> [RecognizedTextObservation] {
+    func sceneLines(
+        in context: ImageAnalysisContext, candidates: Int = 3, enlargesSmallImages: Bool = true, memory: SceneLineMemory? = nil
+    ) throws -> [RecognizedTextObservation] {
         let size = context.image.size
-        let options = SceneTextReader.Options(
+        var options = SceneTextReader.Options(
             script: sceneScript, candidates: candidates, customWords: usesLanguageCorrection ? customWords : [])
+        options.enlargesSmallImages = enlargesSmallImages
+        options.memory = memory
         let lines = try SceneTextReader(models: modelStore).lines(in: context.image.pixelBuffer, options: options)
         // Lines lower than minimumTextHeight of the image (their height across the text).
         let minimum = Double(minimumTextHeight) * size.height

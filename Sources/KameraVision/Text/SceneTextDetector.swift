@@ -22,11 +22,13 @@ struct SceneTextDetector: Sendable {
     static let mean: [Float] = [0.485, 0.456, 0.406], deviation: [Float] = [0.229, 0.224, 0.225]
 
     let models: ModelStore
+    /// Whether an image whose shorter side is under `shorterSide` is enlarged to it.
+    var enlargesSmallImages = true
 
     /// The model's input size for an image: the shorter side brought up to 736 (never past
     /// 2048 on the longer), both rounded to multiples of 32.
-    static func inputSize(width: Int, height: Int) -> (width: Int, height: Int) {
-        var scale = max(1, Double(shorterSide) / Double(min(width, height)))
+    static func inputSize(width: Int, height: Int, enlarging: Bool = true) -> (width: Int, height: Int) {
+        var scale = enlarging ? max(1, Double(shorterSide) / Double(min(width, height))) : 1
         scale = min(scale, Double(maximumSide) / Double(max(width, height)))
         func rounded(_ side: Int) -> Int { max(32, Int((Double(side) * scale / 32).rounded()) * 32) }
         return (rounded(width), rounded(height))
@@ -36,7 +38,7 @@ struct SceneTextDetector: Sendable {
     /// - Throws: `KameraError.missingResource` when the model is not installed.
     func lines(in image: PixelBuffer) throws -> [Line] {
         let rgb = image.format == .rgb8 ? image.packed() : image.converted(to: .rgb8)
-        let (width, height) = Self.inputSize(width: rgb.width, height: rgb.height)
+        let (width, height) = Self.inputSize(width: rgb.width, height: rgb.height, enlarging: enlargesSmallImages)
         let sessions = try models.sessions(.textDetection, inputHeight: height, inputWidth: width)
         // Enlarged (the usual case) straight into the tensor, bilinear as RapidOCR's resize;
         // shrunk by area averaging first, which keeps thin strokes.

@@ -21,6 +21,11 @@ struct SceneTextReader: Sendable {
         var customWords: [String] = []
         /// Turn lines the direction classifier finds upside down (PP-OCR's third model).
         var checksDirection = true
+        /// Bring an image's shorter side up to 736 pixels for the detector (RapidOCR's rule:
+        /// finds smaller text); off, a live frame is searched at its own size, for pace.
+        var enlargesSmallImages = true
+        /// A stream's memory of lines read (nil: read every line).
+        var memory: SceneLineMemory?
     }
 
     /// Where a line was cut out: the image point of its top-left corner, the vectors along
@@ -105,7 +110,7 @@ struct SceneTextReader: Sendable {
     /// - Throws: `KameraError.missingResource` when a model is not installed.
     func lines(in image: PixelBuffer, options: Options = Options()) throws -> [Line] {
         let rgb = image.format == .rgb8 ? image.packed() : image.converted(to: .rgb8)
-        let detector = SceneTextDetector(models: models)
+        let detector = SceneTextDetector(models: models, enlargesSmallImages: options.enlargesSmallImages)
         var found = try detector.lines(in: rgb).map(\.corners)
         // A page held askew: the detector, trained on level text, misses lines past about
         // 20° (one of three at 28°; all found at 17°). When the lines found lean more than
@@ -220,6 +225,13 @@ struct SceneTextReader: Sendable {
             origin: PixelPoint(x: origin.x + across.x + down.x, y: origin.y + across.y + down.y),
             across: PixelPoint(x: -across.x, y: -across.y), down: PixelPoint(x: -down.x, y: -down.y), columnFraction: 1)
         var frame = LineFrame(origin: origin, across: across, down: down, columnFraction: 1)
+        // A stream's line seen before, unchanged, keeps its reading.
+        let thumbnail = options.memory.map { _ in Self.thumbnail(frame, in: image) }
+        if let memory = options.memory, let thumbnail, let known = memory.recall(quad, thumbnail: thumbnail) {
+            var placed = known.flipped ? turned : frame
+            placed.columnFraction = known.columnFraction
+            return Line(corners: quad, readings: known.readings, frame: placed)
+        }
         // Turned over when the direction classifier is sure the line is upside down
         // (RapidOCR's rule: "180" at 0.9 or more)...
         let flipped = options.checksDirection ? try upsideDown(frame, lineWidth: lineWidth, in: image) : false
@@ -232,7 +244,36 @@ struct SceneTextReader: Sendable {
             let other = try read(frame, quad: quad, lineWidth: lineWidth, in: image, decoder: decoder, options: options)
             if other.confidence > line.confidence { line = other }
         }
+        if let memory = options.memory, let thumbnail {
+            memory.remember(
+                SceneLineMemory.Entry(
+                    corners: quad, thumbnail: thumbnail, flipped: line.frame.origin != origin, readings: line.readings,
+                    columnFraction: line.frame.columnFraction, lastUsed: 0))
+        }
         return line
+    }
+
+    /// A small grey picture of the line (its luma, 64 × 12), to know it again.
+    static func thumbnail(_ frame: LineFrame, in image: PixelBuffer) -> [UInt8] {
+        let (w, h) = SceneLineMemory.thumbnailSize
+        var out = [UInt8](repeating: 0, count: w * h)
+        image.bytes.withUnsafeBufferPointer { bytes in
+            for y in 0..<h {
+                let v = (Double(y) + 0.5) / Double(h)
+                for x in 0..<w {
+                    let u = (Double(x) + 0.5) / Double(w)
+                    let p = PixelPoint(
+                        x: frame.origin.x + u * frame.across.x + v * frame.down.x, y: frame.origin.y + u * frame.across.y + v * frame.down.y
+                    )
+                    let luma =
+                        0.299 * sample(bytes, image.width, image.height, p, channel: 0)
+                        + 0.587 * sample(bytes, image.width, image.height, p, channel: 1)
+                        + 0.114 * sample(bytes, image.width, image.height, p, channel: 2)
+                    out[y * w + x] = UInt8(min(max(luma.rounded(), 0), 255))
+                }
+            }
+        }
+        return out
     }
 
     /// Reads a line cut along `frame` (its `columnFraction` is set here).
