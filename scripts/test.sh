@@ -6,13 +6,14 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 eval "$(bash scripts/setup.sh)"
 # LiteRT (ai-edge-litert) and ONNX Runtime, pinned, in their own venv: the model tests run
-# them on the same inputs as KameraNN and compare outputs (no recorded blobs).
+# them on the same inputs as KameraNN and compare outputs (no recorded blobs); `onnx` builds
+# the one-operator models of the ONNX operator tests.
 source scripts/versions.sh
 LITERT_VENV="$KAMERA_CACHE/litert-venv"
-if ! "$LITERT_VENV/bin/python" -c "import ai_edge_litert, numpy, onnxruntime" 2>/dev/null; then
+if ! "$LITERT_VENV/bin/python" -c "import ai_edge_litert, numpy, onnxruntime, onnx" 2>/dev/null; then
     python3 -m venv "$LITERT_VENV"
     "$LITERT_VENV/bin/pip" install --quiet --disable-pip-version-check "ai-edge-litert==$LITERT_VERSION" "numpy==2.4.6" \
-        "onnxruntime==$ONNXRUNTIME_VERSION" >&2
+        "onnxruntime==$ONNXRUNTIME_VERSION" "onnx==$ONNX_VERSION" >&2
 fi
 export KAMERA_LITERT_PYTHON="$LITERT_VENV/bin/python"
 # Style: the checked-in .swift-format, before spending minutes on the build.

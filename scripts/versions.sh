@@ -18,6 +18,7 @@ RAPIDOCR_WHEEL="rapidocr_onnxruntime-1.4.4-py3-none-any.whl"
 RAPIDOCR_WHEEL_SHA256="971d7d5f223a7a808662229df1ef69893809d8457d834e6373d3854bc1782cbf"
 # ONNX Runtime: the reference the ONNX model tests compare KameraNN with.
 ONNXRUNTIME_VERSION="1.32.0"
+ONNX_VERSION="1.19.1"
 KAMERA_MODELS="${KAMERA_MODELS:-$KAMERA_CACHE/models}"
 # LiteRT, the reference the tests compare KameraNN's outputs with (run in the test setup).
 LITERT_VERSION="2.3.0"
