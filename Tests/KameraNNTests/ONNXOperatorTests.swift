@@ -52,6 +52,14 @@ struct ONNXOperatorTests {
             name: "ConvTranspose 2×2 stride 2", nodes: [node("ConvTranspose", ["x", "w", "b"], "y", ["strides": [2, 2]])],
             constants: ["w": [4, 3, 2, 2], "b": [3]], input: [1, 4, 5, 6]),
         Case(
+            name: "ConvTranspose, BatchNormalization (folded), Relu (fused), as PP-OCR's detector head",
+            nodes: [
+                node("ConvTranspose", ["x", "w", "b"], "t", ["strides": [2, 2]]),
+                node("BatchNormalization", ["t", "g", "beta", "m", "var"], "n"),
+                node("Relu", ["n"]),
+            ],
+            constants: ["w": [4, 6, 2, 2], "b": [6], "g": [6], "beta": [6], "m": [6], "var": [6]], input: [1, 4, 5, 6]),
+        Case(
             name: "Conv then BatchNormalization (folded)",
             nodes: [
                 node("Conv", ["x", "w", "b"], "c", ["pads": [1, 1, 1, 1]]), node("BatchNormalization", ["c", "g", "beta", "m", "var"]),

@@ -503,11 +503,14 @@ struct ONNXGraphImporter {
             }
         }
         let bias = inputs.count > 2 ? try constantFloats(inputs[2]) : [Float](repeating: 0, count: oc)
+        guard bias.count == oc else { throw fail("ConvTranspose bias has \(bias.count) values for \(oc) channels") }
         let filter = addConstant(out + ".filter", shape: [oc, kh, kw, ic], floats: packed)
         let biasIndex = addConstant(out + ".bias", shape: [oc], floats: bias)
         let output = addTensor(out, dims: [1, oc, x.dims[2] * kh, x.dims[3] * kw])
         operations.append(
             TransposeConvBiasOperator(input: x.index, weights: filter, bias: biasIndex, output: output, strideW: kw, strideH: kh))
+        // Output channels lead the weights, as a convolution's: a BatchNormalization after it folds in.
+        convolutions[out] = (filter, biasIndex, false)
     }
 
     private mutating func resize(_ node: ONNXModel.Node, _ inputs: [String], _ out: String) throws {

@@ -5,13 +5,15 @@ import CKameraNNKernels
 /// convolution parameters as raw bytes — padding, stride width, stride height (32-bit each).
 /// Supported where the kernel equals the stride, as in those models: each input pixel fills
 /// its own block of the output.
-struct TransposeConvBiasOperator: GraphOperator {
+struct TransposeConvBiasOperator: ActivationFusing {
     static let builtinCode: Int32 = OperatorRegistry.customBuiltinCode
     static let customCode: String? = "Convolution2DTransposeBias"
     static let name = "Convolution2DTransposeBias"
 
     var input: Int, weights: Int, bias: Int, output: Int
     var strideW: Int, strideH: Int
+    /// An activation after it (PP-OCR's detector head: a ReLU), fused by the compiler.
+    var activation = FusedActivation.none
 
     init(input: Int, weights: Int, bias: Int, output: Int, strideW: Int, strideH: Int) {
         (self.input, self.weights, self.bias, self.output, self.strideW, self.strideH) = (
@@ -52,9 +54,19 @@ struct TransposeConvBiasOperator: GraphOperator {
                 return values[((o * kh + dy) * kw + dx) * ic + i]
             }
         }
+        // The epilogue sees kw · oc columns (dx, channel): PReLU's alphas repeat per dx.
+        var epilogue: PlannedActivation
+        switch activation {
+        case .prelu(let alpha):
+            let alphas = try planner.alphaValues(alpha)
+            guard alphas.count == oc else { throw planner.fail("\(Self.name): \(alphas.count) PReLU alphas for \(oc) channels") }
+            epilogue = PlannedActivation(kind: KNN_ACT_PRELU, alpha: planner.packChannels((0..<columns).map { alphas[$0 % oc] }))
+        case .scaled(.prelu, _, _): throw planner.fail("\(Self.name) takes no scaled PReLU")
+        default: epilogue = try planner.epilogue(activation)
+        }
         return TransposeConvBlocksKernel(
             input: planner.arena(input), height: ih, width: iw, channels: ic, rowWeights: rowWeights, bias: biasOffset,
-            outputChannels: oc, kernelHeight: kh, kernelWidth: kw, output: planner.arena(output))
+            outputChannels: oc, kernelHeight: kh, kernelWidth: kw, output: planner.arena(output), activation: epilogue)
     }
 }
 
@@ -65,18 +77,20 @@ struct TransposeConvBlocksKernel: PlannedKernel {
     var rowWeights: [Int]
     var bias: Int
     var outputChannels: Int, kernelHeight: Int, kernelWidth: Int, output: Int
+    var activation: PlannedActivation
     var kernelName: String { "transpose conv \(kernelHeight)x\(kernelWidth)" }
 
     func run(_ context: KernelContext) {
         let columns = kernelWidth * outputChannels
         let outputRow = width * columns
+        nonisolated(unsafe) let act = context.activation(activation)  // holds a pointer into the shared weights
         context.parallelRows(height, minimumPerThread: 4) { y0, y1 in
             for y in y0..<y1 {
                 for (dy, weights) in rowWeights.enumerated() {
                     knn_gemm(
                         context.arena + input + y * width * channels, width, channels, channels, context.weights + weights,
                         context.weights + bias, columns, context.arena + output + (y * kernelHeight + dy) * outputRow,
-                        columns, knn_identity_activation())
+                        columns, act)
                 }
             }
         }
