@@ -71,6 +71,10 @@ struct ScanCommand: ParsableCommand {
         let started = Date()
         var scanned = 0, skipped = 0, lastReport = 0.0
         var facesSeen = Set<Int>(), codesSeen = Set<String>(), bodiesSeen = Set<Int>(), handsSeen = Set<Int>()
+        var textFrames = Set<Double>()
+        // A file read as fast as it decodes waits for each text detection (text is then found on
+        // every other frame or so, and reported one frame late); a camera or --realtime does not.
+        let waitsForText = options.detectsText && camera == nil && !realtime
         let background = try options.backgroundEffect(width: reader.width, height: reader.height)
         while !interrupt.isRaised, maxFrames.map({ scanned + skipped < $0 }) ?? true,
             let frame = try reader.nextFrame()
@@ -87,7 +91,9 @@ struct ScanCommand: ParsableCommand {
             codesSeen.formUnion(result.barcodes.map(\.key))
             bodiesSeen.formUnion(result.bodies.map(\.bodyID))
             handsSeen.formUnion(result.hands.map(\.handID))
+            if let text = result.text { textFrames.insert(text.frameTime) }
             try lines.emit(try ScanRecord.line(result, options: options))
+            if waitsForText { scanner.waitForText() }
             if let recorder {
                 var picture = frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8)
                 if let background, let mask = result.personMask { picture = try mask.applying(background, to: picture) }
@@ -105,7 +111,8 @@ struct ScanCommand: ParsableCommand {
                         format: "scan: %d frames (%.1f fps), %d skipped, t=%.1f s, %@ seen",
                         scanned, Double(scanned) / max(now, 1e-3), skipped, frame.time,
                         Self.counts(
-                            faces: facesSeen.count, codes: codesSeen.count, bodies: bodiesSeen.count, hands: handsSeen.count, options)))
+                            faces: facesSeen.count, codes: codesSeen.count, bodies: bodiesSeen.count, hands: handsSeen.count,
+                            textFrames: textFrames.count, options)))
             }
         }
         try lines.emit(try ScanRecord.endLine(scanner.finish()))
@@ -116,18 +123,21 @@ struct ScanCommand: ParsableCommand {
             String(
                 format: "scan: %d frames in %.1f s (%.1f fps), %d skipped, %@%@",
                 scanned, seconds, Double(scanned) / max(seconds, 1e-3), skipped,
-                Self.counts(faces: facesSeen.count, codes: codesSeen.count, bodies: bodiesSeen.count, hands: handsSeen.count, options),
+                Self.counts(
+                    faces: facesSeen.count, codes: codesSeen.count, bodies: bodiesSeen.count, hands: handsSeen.count,
+                    textFrames: textFrames.count, options),
                 summary.map { ", annotated movie \($0.path)" } ?? ""))
         StandardStreams.endProgress()
     }
 
-    /// "3 faces, 1 code, 2 bodies": what was looked for, counted.
-    private static func counts(faces: Int, codes: Int, bodies: Int, hands: Int, _ options: AnalysisOptions) -> String {
+    /// "3 faces, 1 code, 2 bodies, text on 40 frames": what was looked for, counted.
+    private static func counts(faces: Int, codes: Int, bodies: Int, hands: Int, textFrames: Int, _ options: AnalysisOptions) -> String {
         var parts: [String] = []
         if options.detectsFaces(in: .stream) { parts.append("\(faces) faces") }
         if options.readsBarcodes { parts.append("\(codes) codes") }
         if options.bodies == true { parts.append("\(bodies) bodies") }
         if options.hands == true { parts.append("\(hands) hands") }
+        if options.detectsText { parts.append("text found on \(textFrames) frames") }
         return parts.isEmpty ? "nothing looked for" : parts.joined(separator: ", ")
     }
 }

@@ -88,4 +88,30 @@ import Testing
         #expect(try kamera(["scan"]).status != 0)
         #expect(try kamera(["scan", "--camera", "/dev/video99"]).status == 1)
     }
+
+    @Test func scanReadsTextOnAFile() throws {
+        // 20 frames of a room with a sign: a file is read faster than real time, so the scan
+        // waits for each text detection and reports it with the next frame.
+        let movie = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-sign-\(UUID().uuidString).mp4")
+        defer { try? FileManager.default.removeItem(at: movie) }
+        let room = try SampleMedia.photo("home.jpg").pixelBuffer.converted(to: .rgb8).resized(width: 640, height: 480)
+        var canvas = Canvas(room)
+        canvas.fill(rect: PixelRect(x: 380, y: 250, width: 230, height: 110), color: Color(red: 30, green: 120, blue: 60))
+        for (row, line) in ["EXIT 24", "Platform 3"].enumerated() {
+            canvas.draw(
+                text: line, at: PixelPoint(x: 395, y: 262 + 48 * Double(row)), size: 36, color: .white, font: try FontFace.standard())
+        }
+        let recorder = try MovieRecorder(url: movie, settings: RecordingSettings(width: 640, height: 480, frameRate: 30))
+        for i in 0..<20 { _ = try recorder.append(canvas.buffer, at: Double(i) / 30) }
+        _ = try recorder.finish()
+        let run = try kamera(["scan", "--text", movie.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let frames = run.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }.filter { $0["end"] == nil }
+        #expect(frames.count == 20)
+        let read = frames.compactMap { ($0["text"] as? [[String: Any]])?.compactMap { $0["string"] as? String } }
+        #expect(read.count >= 18, "text on \(read.count) of 20 frames")
+        #expect(read.last == ["EXIT 24", "Platform 3"], "\(read.last ?? [])")
+    }
 }

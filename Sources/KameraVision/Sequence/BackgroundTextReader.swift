@@ -16,6 +16,8 @@ final class BackgroundTextReader: Sendable {
 
     private let request: DetectTextRectanglesRequest
     private let state = Mutex(State())
+    /// Entered while a detection runs, so a caller reading a file can wait for it.
+    private let running = DispatchGroup()
 
     init(_ request: DetectTextRectanglesRequest) {
         var request = request
@@ -37,7 +39,9 @@ final class BackgroundTextReader: Sendable {
         if let failure { throw failure }
         if start {
             let request = self.request
+            running.enter()
             DispatchQueue.global(qos: .utility).async {
+                defer { self.running.leave() }
                 let result = Result { try request.perform(in: ImageAnalysisContext(Image(pixelBuffer: frame))) }
                 self.state.withLock { state in
                     state.running = false
@@ -51,4 +55,7 @@ final class BackgroundTextReader: Sendable {
         }
         return newest
     }
+
+    /// Blocks until the running detection (if any) has finished.
+    func waitUntilIdle() { running.wait() }
 }

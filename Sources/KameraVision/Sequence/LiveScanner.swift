@@ -267,6 +267,11 @@ public final class LiveScanner {
         return (foundBodies, foundHands, mask, events)
     }
 
+    /// Blocks until the text detection under way (if any) has finished, so that the next
+    /// frame reports it: a file read faster than real time would otherwise end before text is
+    /// found (a camera should not wait: text keeps its own pace there).
+    public func waitForText() { textReader?.waitUntilIdle() }
+
     /// Ends the stream: every face and code still in view is reported lost.
     public func finish() -> [ScanEvent] {
         faces.finish(at: lastTime) + codes.finish(at: lastTime) + (rectangles?.finish(at: lastTime) ?? [])
