@@ -118,6 +118,14 @@ def phone(url):
                                       " return r.width > 0 && r.left >= 0 && r.right <= innerWidth + 1")
             check(bool(inside), "phone: the Gallery's player opens on screen")
         shot(driver, "phone-2-gallery")
+        # The Photo tab's controls (the Text reader list among them) at a phone's width.
+        driver.find_element(By.ID, "tab-photo").click()
+        small = driver.execute_script(
+            "return [...document.querySelectorAll('#view-photo button, #view-photo select')].filter(e => e.offsetParent)"
+            ".map(e => e.getBoundingClientRect()).filter(r => r.height < 44 || r.width < 44 || r.right > innerWidth + 1).length")
+        check(small == 0, f"phone: the Photo tab's buttons and lists are 44 px and on screen ({small} not)")
+        shot(driver, "phone-3-photo")
+        accessible(driver, "the phone's Photo tab")
     finally:
         driver.quit()
 
