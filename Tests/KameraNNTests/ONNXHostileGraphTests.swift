@@ -79,6 +79,17 @@ struct ONNXHostileGraphTests {
         #expect(throws: KameraError.self) { try imported(model([Self.node("AveragePool", ["x"], "y", ["kernel_shape": .ints([0, 0])])])) }
         #expect(throws: KameraError.self) { try imported(model([Self.node("Add", ["x"])])) }
         #expect(throws: KameraError.self) { try imported(model([Self.node("BatchNormalization", ["x", "g"])])) }
+        // A constant reshaped to dims whose product overflows, or to the wrong count.
+        let huge = Self.constant("shape", [8], [Float](repeating: 0, count: 8))
+        var bigShape = huge
+        (bigShape.floats, bigShape.ints) = (nil, [Int64](repeating: 1 << 28, count: 8))
+        var wrongShape = huge
+        (wrongShape.floats, wrongShape.ints) = (nil, [3, 3])
+        for shape in [bigShape, wrongShape] {
+            #expect(throws: KameraError.self, "\(shape.ints ?? [])") {
+                try imported(model([Self.node("Reshape", ["c", "shape"], "y")], [Self.constant("c", [4], [1, 2, 3, 4]), shape]))
+            }
+        }
         // A resize that fits is imported.
         try imported(model([Self.node("Resize", ["x", "", "s"])], [Self.constant("s", [4], [1, 1, 2, 2])]))
     }

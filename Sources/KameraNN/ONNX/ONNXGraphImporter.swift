@@ -270,12 +270,23 @@ struct ONNXGraphImporter {
             shape.filter({ $0 == -1 }).count <= 1
         else { throw fail("Reshape to \(shape)") }
         var out = shape.enumerated().map { index, value in value == 0 && index < dims.count ? dims[index] : Int(value) }
+        // Eight dims of up to 2^28 each overflow Int: a product past the bound is refused.
+        func product(_ values: [Int]) -> Int? {
+            var total = 1
+            for value in values {
+                let (next, overflow) = total.multipliedReportingOverflow(by: value)
+                guard !overflow, next <= ONNXModelReader.maximumElements else { return nil }
+                total = next
+            }
+            return total
+        }
         if let free = out.firstIndex(of: -1) {
-            let known = out.filter { $0 != -1 }.reduce(1, *)
-            guard known > 0, count % known == 0 else { throw fail("Reshape of \(dims) to \(shape)") }
+            guard let known = product(out.filter { $0 != -1 }), known > 0, count % known == 0 else {
+                throw fail("Reshape of \(dims) to \(shape)")
+            }
             out[free] = count / known
         }
-        guard out.reduce(1, *) == count else { throw fail("Reshape of \(dims) to \(shape)") }
+        guard product(out) == count else { throw fail("Reshape of \(dims) to \(shape)") }
         return out
     }
 
