@@ -89,11 +89,11 @@ struct AnalysisArguments: ParsableArguments {
 
     /// `reason` with the option it starts with written as its flag ("minConfidence must…" →
     /// "--min-confidence must…"); the options' messages start with the option's name.
-    static func namingFlags(_ reason: String) -> String {
-        guard let key = Key.allCases.first(where: { reason.hasPrefix($0.rawValue + " ") }) else { return reason }
-        let flag = key.rawValue.reduce(into: "--") { name, character in
+    static func namingFlags(_ reason: String, keys: [String] = Key.allCases.map(\.rawValue)) -> String {
+        guard let key = keys.first(where: { reason.hasPrefix($0 + " ") }) else { return reason }
+        let flag = key.reduce(into: "--") { name, character in
             if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
         }
-        return flag + reason.dropFirst(key.rawValue.count)
+        return flag + reason.dropFirst(key.count)
     }
 }

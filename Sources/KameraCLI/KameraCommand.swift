@@ -11,7 +11,7 @@ struct KameraCommand: AsyncParsableCommand {
         subcommands: [
             DetectCommand.self, GenerateCommand.self, RecordCommand.self, ThumbnailCommand.self, CamerasCommand.self, ModelsCommand.self,
             ScanCommand.self, SymbologiesCommand.self, DocumentCommand.self, RegisterCommand.self, TrackCommand.self,
-            ServeCommand.self,
+            ServeCommand.self, RedactCommand.self,
         ]
     )
 }

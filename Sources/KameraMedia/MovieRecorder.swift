@@ -27,6 +27,7 @@ public final class MovieRecorder {
     private var lastPTS: Int64 = -1
     private var pendingBytes: Int64 = 0
     private var finished = false
+    private var audio: AudioPassthrough?
 
     /// Bytes on disk so far (AVCaptureFileOutput.recordedFileSize).
     public var recordedFileSize: Int64 {
@@ -57,7 +58,13 @@ public final class MovieRecorder {
     }
 
     /// Starts a recording at `url` (default: ``defaultURL()``): .mp4/.m4v give MPEG-4, .mov QuickTime.
-    public init(url: URL? = nil, settings: RecordingSettings) throws {
+    /// - Parameter audioSource: a movie whose first audio stream is copied into the recording
+    ///   untouched, in step with the frames (their times are that movie's times); a movie
+    ///   without sound adds none.
+    /// - Throws: `invalidArgument` for settings out of range; `writeFailed`/`diskFull` when the
+    ///   file cannot be created; `unsupportedFormat` when the container cannot hold the
+    ///   source's audio codec as it is.
+    public init(url: URL? = nil, settings: RecordingSettings, audioSource: String? = nil) throws {
         try settings.validate()
         if let url { try Self.validateContainer(of: url) }
         _ = FFmpegSetup.once
@@ -72,6 +79,10 @@ public final class MovieRecorder {
         formatContext = context
         do {
             try openEncoder(context)
+            if let audioSource, let audio = try AudioPassthrough(path: audioSource) {
+                try audio.addStream(to: context, outputPath: path)
+                self.audio = audio
+            }
             try openFile(context, path: path)
         } catch {
             release()
@@ -144,7 +155,9 @@ public final class MovieRecorder {
         if settings.fragmentInterval > 0 {
             // An empty moov up front and self-contained fragments: every completed fragment is
             // playable without the index a plain movie writes only at the end.
-            av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof", 0)
+            // Some audio (AC-3) needs its first packets before the header can be written.
+            let delay = audio != nil ? "+delay_moov" : ""
+            av_dict_set(&options, "movflags", "frag_keyframe+empty_moov+default_base_moof" + delay, 0)
             av_dict_set(&options, "frag_duration", String(Int64(settings.fragmentInterval * 1_000_000)), 0)
         }
         status = avformat_write_header(context, &options)
@@ -195,7 +208,8 @@ public final class MovieRecorder {
             try stop(.diskSpaceLow)
             return false
         }
-        guard let codec = codecContext, let frame else { return false }
+        guard let codec = codecContext, let frame, let context = formatContext else { return false }
+        try audio?.write(upTo: time, origin: start, into: context, outputPath: url.path)
         var pts = Int64((elapsed * 1000).rounded())
         if pts <= lastPTS { pts = lastPTS + 1 }
         lastPTS = pts
@@ -262,6 +276,10 @@ public final class MovieRecorder {
         stopReason = stopReason ?? reason
         guard let codec = codecContext, let context = formatContext else { return }
         try send(nil, codec)
+        if let start = firstTime {
+            // The sound up to the end of the last frame, no further (a duration limit cuts both).
+            try audio?.write(upTo: start + recordedDuration, origin: start, into: context, outputPath: url.path)
+        }
         let status = av_write_trailer(context)
         avio_closep(&context.pointee.pb)
         guard status >= 0 else { throw writeError(status, "cannot finish the movie") }

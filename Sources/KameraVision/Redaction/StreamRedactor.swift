@@ -1,0 +1,105 @@
+import KameraCore
+
+/// Redacts a stream frame by frame: detection and tracking by a ``LiveScanner``, coverage by a
+/// ``RedactionTimeline``, frames held back by the configuration's `lead` so a region is
+/// covered before its first sighting. Frames come out in order, `lead` seconds behind the
+/// newest one pushed; ``finish()`` returns the rest.
+///
+/// Memory is bounded by the frames within `lead` (15 frames of 1080p at 30 fps for 0.5 s:
+/// about 90 MB). One redactor per stream; not thread-safe.
+public final class StreamRedactor {
+    public let configuration: Redactor.Configuration
+    /// Whether each frame waits for its text detection (files: every frame gets one; a live
+    /// camera keeps its pace and takes text as it comes).
+    public var waitsForText = true
+    private let scanner: LiveScanner
+    private var timeline: RedactionTimeline
+    private let painter: RedactionPainter
+    private let rotation: Int
+    private var pending: [(frame: PixelBuffer, time: Double, index: Int, coverage: PersonCoverage?)] = []
+    private var frameCount = 0
+    private var lastTextFrame = -Double.infinity
+
+    /// - Parameters:
+    ///   - rotation: the clockwise degrees (0, 90, 180, 270) that turn the frames upright, as
+    ///     `MovieReader.rotation`: detectors see upright frames, the frames come back as given.
+    /// - Throws: `KameraError.invalidArgument` for a configuration out of range; the
+    ///   detectors' model errors.
+    public init(configuration: Redactor.Configuration, rotation: Int = 0) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.rotation = rotation
+        scanner = try LiveScanner(configuration: configuration.scannerConfiguration)
+        timeline = try RedactionTimeline(lead: configuration.lead, hold: configuration.hold)
+        painter = RedactionPainter(style: configuration.style)
+    }
+
+    /// Tracks seen so far (each face, code, line or person counted once).
+    public var trackCount: Int { timeline.trackCount }
+
+    /// Scans `frame`, taken at `time` seconds, and returns the frames now ready: those at least
+    /// `lead` seconds older than it, covered.
+    /// - Throws: `invalidArgument` when times go backwards; the detectors' errors.
+    public func push(_ frame: PixelBuffer, at time: Double) throws -> [RedactedFrame] {
+        let turn = QuarterTurn(degrees: rotation, width: frame.width, height: frame.height)
+        let upright = turn.turns == 0 ? frame : frame.rotated(byQuarterTurns: turn.turns)
+        let scan = try scanner.scan(upright, at: time)
+        if waitsForText, configuration.kinds.contains(.text) { scanner.waitForText() }
+        timeline.record(sightings(in: scan, turn), at: time)
+        if let text = scan.text, text.frameTime > lastTextFrame {
+            lastTextFrame = text.frameTime
+            timeline.record(
+                text.lines.map { line in
+                    RedactionSighting(
+                        kind: .text,
+                        shape: RedactionShape.polygon(line.pixelCorners.corners).mapped(turn.toFrame)
+                            .padded(by: configuration.padding(for: .text)))
+                }, at: text.frameTime)
+        }
+        let coverage = scan.personMask.flatMap {
+            PersonCoverage(
+                mask: $0, frameWidth: frame.width, frameHeight: frame.height, rotation: rotation,
+                padding: configuration.padding(for: .person))
+        }
+        pending.append((frame, time, frameCount, coverage))
+        frameCount += 1
+        var ready: [RedactedFrame] = []
+        while let first = pending.first, first.time <= time - configuration.lead + 1e-9 {
+            ready.append(paint(pending.removeFirst()))
+        }
+        return ready
+    }
+
+    /// The frames still held back, covered; the redactor takes no more frames after it.
+    public func finish() -> [RedactedFrame] {
+        let rest = pending.map(paint)
+        pending.removeAll()
+        _ = scanner.finish()
+        return rest
+    }
+
+    private func paint(_ entry: (frame: PixelBuffer, time: Double, index: Int, coverage: PersonCoverage?)) -> RedactedFrame {
+        let regions = timeline.regions(at: entry.time)
+        timeline.forget(before: entry.time)
+        return RedactedFrame(
+            pixelBuffer: painter.paint(regions, on: entry.frame, covered: entry.coverage?.contains, coveredBounds: entry.coverage?.bounds),
+            time: entry.time, index: entry.index, regions: regions, personBounds: entry.coverage?.bounds)
+    }
+
+    /// The scan's faces and codes as sightings in the stored frame's pixels.
+    private func sightings(in scan: FrameScan, _ turn: QuarterTurn) -> [RedactionSighting] {
+        let faces = scan.faces.map { face in
+            RedactionSighting(
+                kind: .face, detectorID: String(face.faceID),
+                shape: RedactionShape.ellipse(face.observation.pixelBox).mapped(turn.toFrame)
+                    .padded(by: configuration.padding(for: .face)))
+        }
+        let codes = scan.barcodes.map { code in
+            RedactionSighting(
+                kind: .barcode, detectorID: code.key,
+                shape: RedactionShape.polygon(code.observation.pixelCorners.corners).mapped(turn.toFrame)
+                    .padded(by: configuration.padding(for: .barcode)))
+        }
+        return faces + codes
+    }
+}
