@@ -1,7 +1,8 @@
 import KameraCore
 
 /// The pixels of a frame a person mask covers, grown by a margin: what people redaction
-/// paints over. The mask may be smaller than the frame (the model's size) and made on the
+/// paints over besides the boxes round their body poses (the mask is the selfie model's: good
+/// on people near the camera, thin on small, distant ones, which the pose boxes hold). The mask may be smaller than the frame (the model's size) and made on the
 /// frame turned upright (`rotation`), so each frame pixel is mapped into it.
 struct PersonCoverage: Sendable {
     private let values: [Float]
@@ -14,12 +15,12 @@ struct PersonCoverage: Sendable {
     /// Nil when the mask shows nobody.
     /// - Parameters:
     ///   - rotation: clockwise degrees that turn the frame upright (the mask is of the upright frame).
-    ///   - padding: the margin, a fraction of the frame's shorter side.
-    init?(mask: PersonSegmentationObservation, frameWidth: Int, frameHeight: Int, rotation: Int, padding: Double) {
+    init?(mask: PersonSegmentationObservation, frameWidth: Int, frameHeight: Int, rotation: Int) {
         guard let inMask = mask.personBounds, mask.width > 0, mask.height > 0 else { return nil }
         (values, maskWidth, maskHeight) = (mask.values, mask.width, mask.height)
         orientation = QuarterTurn(degrees: rotation, width: frameWidth, height: frameHeight)
-        margin = max(1, padding * Double(min(frameWidth, frameHeight)))
+        // A percent of the frame: the mask's soft, low-resolution edge misses about that much.
+        margin = max(2, 0.01 * Double(min(frameWidth, frameHeight)))
         let upright = orientation.uprightSize
         let (sx, sy) = (upright.width / Double(maskWidth), upright.height / Double(maskHeight))
         let box = PixelRect(x: inMask.x * sx, y: inMask.y * sy, width: inMask.width * sx, height: inMask.height * sy)

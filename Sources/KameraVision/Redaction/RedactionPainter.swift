@@ -26,7 +26,13 @@ public struct RedactionPainter: Sendable {
             cover(&out, box) { x, y in shape.contains(PixelPoint(x: Double(x) + 0.5, y: Double(y) + 0.5)) }
         }
         if let covered, let bounds = coveredBounds, let box = Self.pixelBox(bounds, out.width, out.height) {
-            cover(&out, box, covered)
+            // Pixels a region has covered keep that look (a second, differently cut pattern
+            // over the same person would draw their outline).
+            let shapes = regions.map(\.shape)
+            cover(&out, box) { x, y in
+                let centre = PixelPoint(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                return covered(x, y) && !shapes.contains { $0.contains(centre) }
+            }
         }
         return out
     }

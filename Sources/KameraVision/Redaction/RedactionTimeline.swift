@@ -143,15 +143,15 @@ public struct RedactionTimeline: Sendable {
     }
 
     /// A track's speed (pixels a second, centre to centre) from the sighting at `index` and its
-    /// neighbour, at most three outline sizes a second (a detector glitch must not blow a
-    /// held outline up to the whole frame).
+    /// neighbour, at most ten outline sizes a second (someone running across the frame moves
+    /// that fast; a detector glitch must not blow a held outline up to the whole frame).
     private static func speed(_ sightings: [Sighting], near index: Int) -> Double {
         guard sightings.count >= 2 else { return 0 }
         let (a, b) = index > 0 ? (sightings[index - 1], sightings[index]) : (sightings[0], sightings[1])
         let elapsed = b.time - a.time
         guard elapsed > 1e-6 else { return 0 }
         let size = max(b.shape.bounds.width, b.shape.bounds.height)
-        return min(a.shape.bounds.center.distance(to: b.shape.bounds.center) / elapsed, 3 * size)
+        return min(a.shape.bounds.center.distance(to: b.shape.bounds.center) / elapsed, 10 * size)
     }
 
     private static func grown(_ shape: RedactionShape, _ pixels: Double) -> RedactionShape {

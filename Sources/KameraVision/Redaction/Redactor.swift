@@ -90,6 +90,7 @@ public struct Redactor: Sendable {
                 // The scanner's own hold is short; the timeline holds for as long as asked.
                 faceLostAfter: 0.4, codeLostAfter: 0.2,
                 text: kinds.contains(.text) ? textRequest : nil,
+                bodies: kinds.contains(.person) ? DetectHumanBodyPoseRequest(maximumPeople: 4) : nil,
                 personSegmentation: kinds.contains(.person) ? segmentation : nil)
         }
     }
@@ -100,6 +101,14 @@ public struct Redactor: Sendable {
     public init(configuration: Configuration = Configuration()) throws {
         try configuration.validate()
         self.configuration = configuration
+    }
+
+    /// A person's outline from the box round their joints: widened by `padding` on each side
+    /// and raised by half the box's width again above (the joints stop at the eyes and ears).
+    static func personShape(_ box: PixelRect, padding: Double) -> RedactionShape {
+        let grown = box.expanded(dx: box.width * padding, dy: box.height * padding)
+        let head = box.width * 0.5
+        return .polygon(Quad(PixelRect(x: grown.x, y: grown.y - head, width: grown.width, height: grown.height + head)).corners)
     }
 
     /// `image` with everything the configuration names covered: faces at every scale
@@ -126,6 +135,13 @@ public struct Redactor: Sendable {
                     kind: .text, shape: RedactionShape.polygon(line.pixelCorners.corners).padded(by: configuration.padding(for: .text)))
             }
         }
+        if kinds.contains(.person) {
+            var request = DetectHumanBodyPoseRequest(maximumPeople: 8)
+            request.modelStore = configuration.modelStore
+            sightings += try request.performSynchronously(on: image).map { body in
+                RedactionSighting(kind: .person, shape: Self.personShape(body.pixelBoundingBox, padding: configuration.padding(for: .person)))
+            }
+        }
         var regions: [RedactionRegion] = []
         for (index, sighting) in sightings.enumerated() {
             regions.append(RedactionRegion(kind: sighting.kind, trackID: index + 1, shape: sighting.shape, source: .detected))
@@ -137,8 +153,7 @@ public struct Redactor: Sendable {
         var request = GeneratePersonSegmentationRequest(qualityLevel: .accurate, maskSize: .image)
         request.modelStore = configuration.modelStore
         let coverage = PersonCoverage(
-            mask: try request.performSynchronously(on: image), frameWidth: image.width, frameHeight: image.height, rotation: 0,
-            padding: configuration.padding(for: .person))
+            mask: try request.performSynchronously(on: image), frameWidth: image.width, frameHeight: image.height, rotation: 0)
         return RedactedFrame(
             pixelBuffer: painter.paint(regions, on: image.pixelBuffer, covered: coverage?.contains, coveredBounds: coverage?.bounds),
             time: 0, index: 0, regions: regions, personBounds: coverage?.bounds)

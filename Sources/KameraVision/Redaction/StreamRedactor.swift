@@ -58,8 +58,7 @@ public final class StreamRedactor {
         }
         let coverage = scan.personMask.flatMap {
             PersonCoverage(
-                mask: $0, frameWidth: frame.width, frameHeight: frame.height, rotation: rotation,
-                padding: configuration.padding(for: .person))
+                mask: $0, frameWidth: frame.width, frameHeight: frame.height, rotation: rotation)
         }
         pending.append((frame, time, frameCount, coverage))
         frameCount += 1
@@ -100,6 +99,12 @@ public final class StreamRedactor {
                 shape: RedactionShape.polygon(code.observation.pixelCorners.corners).mapped(turn.toFrame)
                     .padded(by: configuration.padding(for: .barcode)))
         }
-        return faces + codes
+        let people = scan.bodies.map { body in
+            RedactionSighting(
+                kind: .person, detectorID: String(body.bodyID),
+                shape: Redactor.personShape(body.observation.pixelBoundingBox, padding: configuration.padding(for: .person))
+                    .mapped(turn.toFrame))
+        }
+        return faces + codes + people
     }
 }

@@ -1,0 +1,167 @@
+import Foundation
+import Kamera
+import KameraTestMedia
+import KameraTestTiers
+import Testing
+
+/// Redaction on real faces: covering, following through missed frames, leaving the rest alone.
+@Suite struct RedactionTimelineTests {
+    private func face(_ x: Double) -> RedactionSighting {
+        RedactionSighting(kind: .face, detectorID: "1", shape: .ellipse(PixelRect(x: x, y: 100, width: 50, height: 50)))
+    }
+
+    @Test func coversBetweenBeforeAndAfterSightings() throws {
+        var timeline = try RedactionTimeline(lead: 0.2, hold: 0.3)
+        timeline.record([face(100)], at: 1.0)
+        timeline.record([], at: 1.1)
+        timeline.record([face(140)], at: 1.2)
+        // Ahead of the first sighting by less than the lead; not earlier.
+        #expect(timeline.regions(at: 0.85).map(\.source) == [.ahead])
+        #expect(timeline.regions(at: 0.7).isEmpty)
+        #expect(timeline.regions(at: 1.0).map(\.source) == [.detected])
+        // The missed frame: half-way between the two sightings.
+        let between = timeline.regions(at: 1.1)
+        #expect(between.map(\.source) == [.interpolated])
+        #expect(abs(between[0].shape.bounds.x - 120) < 1e-9)
+        // Held after the last one, grown by the speed (200 px/s × 0.2 s each side), then gone.
+        let held = timeline.regions(at: 1.4)
+        #expect(held.map(\.source) == [.held])
+        #expect(abs(held[0].shape.bounds.width - 130) < 1e-6, "\(held[0].shape.bounds)")
+        #expect(timeline.regions(at: 1.55).isEmpty)
+    }
+
+    @Test func aFaceFoundAgainUnderANewIDKeepsItsTrack() throws {
+        var timeline = try RedactionTimeline(lead: 0.5, hold: 0.5)
+        timeline.record([face(100)], at: 0)
+        let again = RedactionSighting(kind: .face, detectorID: "7", shape: .ellipse(PixelRect(x: 106, y: 100, width: 50, height: 50)))
+        timeline.record([again], at: 0.3)
+        let far = RedactionSighting(kind: .face, detectorID: "8", shape: .ellipse(PixelRect(x: 400, y: 100, width: 50, height: 50)))
+        timeline.record([far], at: 0.3)
+        #expect(timeline.trackCount == 2)
+        // The gap is bridged on the continued track only.
+        #expect(timeline.regions(at: 0.15).map(\.source).sorted { $0.rawValue < $1.rawValue } == [.ahead, .interpolated])
+    }
+
+    @Test func unidentifiedTextJoinsTheLineItOverlaps() throws {
+        var timeline = try RedactionTimeline(lead: 0, hold: 1)
+        let line = { (x: Double) in
+            RedactionSighting(kind: .text, shape: .polygon(Quad(PixelRect(x: x, y: 10, width: 200, height: 30)).corners))
+        }
+        timeline.record([line(10), line(10 + 400)], at: 0)
+        timeline.record([line(14), line(414)], at: 0.5)
+        #expect(timeline.trackCount == 2)
+        #expect(throws: KameraError.self) { try RedactionTimeline(lead: -1, hold: 0) }
+    }
+}
+
+@Suite(.tier(.models)) struct RedactionTests {
+    /// A face 120 px wide crossing a 640×360 street from outside the left edge to outside the
+    /// right one in 2 s, and where it is on each frame.
+    private func crossing() throws -> [(frame: PixelBuffer, face: PixelRect)] {
+        let head = try FaceScene.astronautHead()
+        return try (0..<60).map { i in
+            var scene = try FaceScene(background: "building.jpg", width: 640, height: 360)
+            let x = -60 + 760 * Double(i) / 59
+            scene.place(head, faceCenter: PixelPoint(x: x, y: 170), faceSide: 120, degrees: 0)
+            return (scene.image, PixelRect(x: x - 60, y: 110, width: 120, height: 120))
+        }
+    }
+
+    /// Mean absolute change over the part of `box` inside the frame.
+    private func change(_ a: PixelBuffer, _ b: PixelBuffer, in box: PixelRect) -> Double {
+        let x0 = max(0, Int(box.minX)), x1 = min(a.width, Int(box.maxX)), y0 = max(0, Int(box.minY)), y1 = min(a.height, Int(box.maxY))
+        guard x1 > x0, y1 > y0 else { return 0 }
+        var sum = 0
+        for y in y0..<y1 {
+            for x in x0..<x1 {
+                for c in 0..<3 { sum += abs(Int(a.bytes[y * a.bytesPerRow + x * 3 + c]) - Int(b.bytes[y * b.bytesPerRow + x * 3 + c])) }
+            }
+        }
+        return Double(sum) / Double((x1 - x0) * (y1 - y0) * 3)
+    }
+
+    @Test func aFaceEnteringAndLeavingIsCoveredOnEveryFrameItShows() throws {
+        let movie = try crossing()
+        let redactor = try StreamRedactor(configuration: Redactor.Configuration())
+        var out: [RedactedFrame] = []
+        for (i, entry) in movie.enumerated() { out += try redactor.push(entry.frame, at: Double(i) / 30) }
+        out += redactor.finish()
+        #expect(out.map(\.index) == Array(0..<60))
+        var sources = Set<RedactionRegion.Source>()
+        for (entry, redacted) in zip(movie, out) {
+            sources.formUnion(redacted.regions.map(\.source))
+            let visible = (entry.face.intersection(PixelRect(x: 0, y: 0, width: 640, height: 360))?.area ?? 0) / entry.face.area
+            guard visible >= 0.25 else { continue }
+            // Covered: the face's pixels changed a lot (a blur of a face, not encoder noise).
+            let changed = change(entry.frame, redacted.pixelBuffer, in: entry.face)
+            #expect(changed > 12, "frame \(redacted.index): face \(Int(visible * 100)) % visible, change \(changed)")
+        }
+        // The edges were reached by following, not only by detection.
+        #expect(sources.contains(.detected) && (sources.contains(.ahead) || sources.contains(.held)), "\(sources)")
+        #expect(redactor.trackCount == 1)
+        // The far side of the street (no face there on frame 10) is untouched.
+        #expect(change(movie[10].frame, out[10].pixelBuffer, in: PixelRect(x: 420, y: 0, width: 220, height: 360)) == 0)
+    }
+
+    @Test func photosCoverEachFaceAndNothingElse() throws {
+        let photo = try SampleMedia.photo("messi5.jpg")
+        for style in RedactionStyle.allCases {
+            let redacted = try Redactor(configuration: Redactor.Configuration(style: style)).redact(photo)
+            #expect(redacted.regions.count == 1 && redacted.regions[0].kind == .face, "\(redacted.regions)")
+            let face = redacted.regions[0].shape.bounds
+            let rgb = photo.pixelBuffer.converted(to: .rgb8)
+            #expect(change(rgb, redacted.pixelBuffer, in: face.expanded(dx: -face.width / 4, dy: -face.height / 4)) > 10)
+            // Everything outside the face's box is exactly as it was.
+            var outside = redacted.pixelBuffer
+            var original = rgb
+            for y in Int(face.minY)..<Int(face.maxY.rounded(.up)) where y >= 0 && y < rgb.height {
+                for x in Int(face.minX)..<Int(face.maxX.rounded(.up)) where x >= 0 && x < rgb.width {
+                    for c in 0..<3 { (outside.bytes[y * outside.bytesPerRow + x * 3 + c], original.bytes[y * original.bytesPerRow + x * 3 + c]) = (0, 0) }
+                }
+            }
+            #expect(outside.bytes == original.bytes)
+            if style == .fill {
+                let centre = face.center
+                #expect(redacted.pixelBuffer.bytes[Int(centre.y) * rgb.bytesPerRow + Int(centre.x) * 3] == 0)
+            }
+        }
+    }
+
+    @Test func turnedVideosAreAnalysedUprightAndCoveredAsStored() throws {
+        // The street turned a quarter anticlockwise as stored, with a display rotation of 90°:
+        // the face lies on its side in the stored frames, upright on screen.
+        let upright = try crossing()[30]
+        let stored = upright.frame.rotated(byQuarterTurns: 3)
+        let redactor = try StreamRedactor(configuration: Redactor.Configuration(lead: 0), rotation: 90)
+        var out: [RedactedFrame] = []
+        for i in 0..<3 { out += try redactor.push(stored, at: Double(i) / 30) }
+        out += redactor.finish()
+        #expect(out.count == 3 && out[2].pixelBuffer.width == stored.width && out[2].pixelBuffer.height == stored.height)
+        // The face's box, turned the same way as the frame.
+        let face = upright.face
+        let storedFace = PixelRect(x: face.minY, y: 640 - face.maxX, width: face.height, height: face.width)
+        #expect(change(stored, out[2].pixelBuffer, in: storedFace) > 12)
+        #expect(out[2].regions.count == 1)
+    }
+
+    @Test func peopleAreCoveredByTheirPoseAndTheMask() throws {
+        let photo = try SampleMedia.photo("basketball1.png")
+        let redacted = try Redactor(configuration: Redactor.Configuration(kinds: [.person], style: .fill)).redact(photo)
+        #expect(redacted.regions.contains { $0.kind == .person })
+        #expect(redacted.personBounds != nil)
+        // The player on the left (his head near x 80, y 110) is black.
+        let rgb = redacted.pixelBuffer
+        #expect(rgb.bytes[110 * rgb.bytesPerRow + 80 * 3] == 0)
+    }
+
+    @Test func settingsOutOfRangeAreRefusedByName() {
+        for (configuration, name) in [
+            (Redactor.Configuration(kinds: []), "nothing to redact"), (Redactor.Configuration(padding: .nan), "padding"),
+            (Redactor.Configuration(minimumFaceConfidence: 2), "minConfidence"), (Redactor.Configuration(hold: .infinity), "hold"),
+            (Redactor.Configuration(lead: -1), "lead"),
+        ] {
+            let error = #expect(throws: KameraError.self) { try Redactor(configuration: configuration) }
+            #expect(error?.code == .invalidArgument && error?.reason.contains(name) == true, "\(String(describing: error))")
+        }
+    }
+}
