@@ -66,7 +66,7 @@ final class AudioPassthrough {
     }
 
     /// Writes the audio packets up to `time` seconds of the source's clock, shifted so that
-    /// `origin` (the first video frame's source time) is 0; packets before `origin` are dropped.
+    /// `origin` (the first video frame's source time) is 0.
     /// With `time` nil, writes all that remain.
     /// - Throws: `writeFailed` or `diskFull`.
     func write(upTo time: Double?, origin: Double, into context: UnsafeMutablePointer<AVFormatContext>, outputPath: String) throws {
@@ -86,12 +86,10 @@ final class AudioPassthrough {
             }
             let stamp = packet.pointee.pts != kamera_nopts_value() ? packet.pointee.pts : packet.pointee.dts
             if let time, stamp != kamera_nopts_value(), Double(stamp) * base > time { return }
-            if stamp == kamera_nopts_value() || stamp < offset {
-                av_packet_unref(packet)
-                continue
-            }
+            // Packets before the first frame keep their (negative) times: AAC's priming packet
+            // sits there, and the container's edit list hides it as the source's did.
             if packet.pointee.pts != kamera_nopts_value() { packet.pointee.pts -= offset }
-            if packet.pointee.dts != kamera_nopts_value() { packet.pointee.dts = max(0, packet.pointee.dts - offset) }
+            if packet.pointee.dts != kamera_nopts_value() { packet.pointee.dts -= offset }
             av_packet_rescale_ts(packet, inputTimeBase, output.pointee.time_base)
             packet.pointee.stream_index = output.pointee.index
             packet.pointee.pos = -1

@@ -188,7 +188,15 @@ public final class MovieReader {
         let w = Int32(frame.pointee.width), h = Int32(frame.pointee.height)
         scaler = sws_getCachedContext(scaler, w, h, AVPixelFormat(frame.pointee.format), w, h, target, SWS_BILINEAR, nil, nil, nil)
         guard let scaler else { throw KameraError.media(source, "cannot convert the frame's pixel format") }
-        var out = PixelBuffer(width: Int(w), height: Int(h), format: outputFormat)
+        // swscale's vector code writes whole blocks of pixels: a row whose width is not a
+        // multiple of the block (a 360-pixel portrait frame) is overrun by up to a block. Rows
+        // are written top to bottom, so only the last one's overrun leaves the buffer: room is
+        // made for it, then dropped (that heap overrun aborted the process on such videos).
+        let slack = 256
+        let rowBytes = Int(w) * outputFormat.bytesPerPixel
+        var out = try PixelBuffer(
+            width: Int(w), height: Int(h), format: outputFormat,
+            bytes: [UInt8](repeating: 0, count: rowBytes * Int(h) + slack))
         let stride = Int32(out.bytesPerRow)
         out.bytes.withUnsafeMutableBufferPointer { pixels in
             var planes: [UnsafeMutablePointer<UInt8>?] = [pixels.baseAddress, nil, nil, nil]
@@ -203,6 +211,7 @@ public final class MovieReader {
                 }
             }
         }
+        out.bytes.removeLast(slack)
         return out
     }
 }

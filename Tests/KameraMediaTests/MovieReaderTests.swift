@@ -164,4 +164,30 @@ func temporaryFile(_ name: String) -> String {
         #expect(throws: KameraError.self) { try ThumbnailGenerator().image(forVideoAt: path, at: 500) }
         #expect(throws: KameraError.self) { try ThumbnailGenerator().image(forVideoAt: path, at: -1) }
     }
+
+    /// Widths that are no multiple of swscale's block (a 360-pixel portrait phone video, odd
+    /// sizes): every frame decodes, with the pixels ffmpeg itself gives (the conversion once
+    /// overran the frame's buffer on these and aborted the process).
+    @Test(arguments: [(360, 640), (362, 200), (100, 60)])
+    func framesOfAnyWidthDecodeWithinTheirBuffer(width: Int, height: Int) throws {
+        let clip = temporaryFile("narrow.mp4"), reference = temporaryFile("narrow.png")
+        defer { for path in [clip, reference] { try? FileManager.default.removeItem(atPath: path) } }
+        _ = try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-y", "-i", try SampleMedia.url("vtest.avi").path, "-t", "0.5", "-vf", "scale=\(width):\(height)",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", clip,
+            ])
+        _ = try tool("ffmpeg", ["-v", "error", "-y", "-i", clip, "-frames:v", "1", reference])
+        let reader = try MovieReader(path: clip)
+        var frames: [PixelBuffer] = []
+        while let frame = try reader.nextFrame() { frames.append(frame.pixelBuffer) }
+        #expect(frames.count >= 5)
+        let first = try #require(frames.first)
+        #expect(first.width == width && first.height == height && first.bytes.count == width * height * 3)
+        let expected = try Image(contentsOf: URL(fileURLWithPath: reference)).pixelBuffer.converted(to: .rgb8)
+        let difference = zip(first.bytes, expected.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        // (Chroma is upsampled bilinearly here, bicubically by ffmpeg: tiny frames differ most.)
+        #expect(Double(difference) / Double(first.bytes.count) < 6, "mean absolute difference")
+    }
 }

@@ -116,7 +116,9 @@ import Testing
             var original = rgb
             for y in Int(face.minY)..<Int(face.maxY.rounded(.up)) where y >= 0 && y < rgb.height {
                 for x in Int(face.minX)..<Int(face.maxX.rounded(.up)) where x >= 0 && x < rgb.width {
-                    for c in 0..<3 { (outside.bytes[y * outside.bytesPerRow + x * 3 + c], original.bytes[y * original.bytesPerRow + x * 3 + c]) = (0, 0) }
+                    for c in 0..<3 {
+                        (outside.bytes[y * outside.bytesPerRow + x * 3 + c], original.bytes[y * original.bytesPerRow + x * 3 + c]) = (0, 0)
+                    }
                 }
             }
             #expect(outside.bytes == original.bytes)

@@ -61,7 +61,9 @@ public struct RedactionTimeline: Sendable {
                 matched.insert(tracks[index].id)
             } else {
                 tracks.append(
-                    Track(id: nextID, kind: sighting.kind, detectorIDs: key.map { [$0] } ?? [], sightings: [Sighting(time: time, shape: sighting.shape)]))
+                    Track(
+                        id: nextID, kind: sighting.kind, detectorIDs: key.map { [$0] } ?? [],
+                        sightings: [Sighting(time: time, shape: sighting.shape)]))
                 matched.insert(nextID)
                 nextID += 1
             }

@@ -126,7 +126,8 @@ public struct Redactor: Sendable {
         if kinds.contains(.barcode) {
             sightings += try DetectBarcodesRequest(effort: .balanced).performSynchronously(on: image).map { code in
                 RedactionSighting(
-                    kind: .barcode, shape: RedactionShape.polygon(code.pixelCorners.corners).padded(by: configuration.padding(for: .barcode)))
+                    kind: .barcode,
+                    shape: RedactionShape.polygon(code.pixelCorners.corners).padded(by: configuration.padding(for: .barcode)))
             }
         }
         if kinds.contains(.text) {
@@ -139,7 +140,8 @@ public struct Redactor: Sendable {
             var request = DetectHumanBodyPoseRequest(maximumPeople: 8)
             request.modelStore = configuration.modelStore
             sightings += try request.performSynchronously(on: image).map { body in
-                RedactionSighting(kind: .person, shape: Self.personShape(body.pixelBoundingBox, padding: configuration.padding(for: .person)))
+                RedactionSighting(
+                    kind: .person, shape: Self.personShape(body.pixelBoundingBox, padding: configuration.padding(for: .person)))
             }
         }
         var regions: [RedactionRegion] = []
