@@ -83,10 +83,12 @@ public struct KameraServer: Sendable {
         let (admission, library, budget) = (services.admission, services.library, services.budget)
         let detect = DetectRoute(services: services)
         let generate = GenerateRoute(services: services)
+        let redact = RedactRoute(services: services)
         let live = LiveSocket(services: services)
         let recordings = RecordingRoutes(library: library)
         router.post("/v1/detect") { request, context in try await detect.respond(to: request, context: context) }
         router.post("/v1/generate") { request, context in try await generate.respond(to: request, context: context) }
+        router.post("/v1/redact") { request, context in try await redact.respond(to: request, context: context) }
         router.ws("/v1/live") { _, _ in
             .upgrade()
         } onUpgrade: { inbound, outbound, _ in

@@ -74,6 +74,20 @@ enum OpenAPIDocument {
         } + [parameter("name", in: "query", OpenAPISchemas.string, "reported as the result's input (default: body)")]
     }
 
+    /// `POST /v1/redact`'s query parameters: the redaction options (video-only ones left out).
+    static var redactParameters: [JSONValue] {
+        RedactionOptions.CodingKeys.allCases.filter { ![.hold, .lead, .tiles].contains($0) }.map { key in
+            var item = parameter(key.rawValue, in: "query", key.schema, key.help)
+            if case .object(var members) = item, case .object(let schemaMembers) = key.schema,
+                schemaMembers.contains(where: { $0.0 == "type" && $0.1.isBoolean })
+            {
+                members.append(("allowEmptyValue", true))
+                item = .object(members)
+            }
+            return item
+        }
+    }
+
     /// `{"key":[Item]}`.
     static func list(_ key: String, _ item: String) -> JSONValue {
         OpenAPISchemas.object([(key, OpenAPISchemas.array(OpenAPISchemas.ref(item)))], required: [key])

@@ -26,6 +26,29 @@ extension OpenAPIDocument {
                 ]
             ),
             (
+                "/v1/redact",
+                [
+                    "post": [
+                        "summary": "Cover the faces (and codes, text, people) in one image; the image comes back in its format",
+                        "parameters": .array(redactParameters),
+                        "requestBody": [
+                            "required": true,
+                            "content": ["image/jpeg": [:], "image/png": [:], "image/webp": [:], "application/octet-stream": [:]],
+                        ],
+                        "responses": [
+                            "200": [
+                                "description": "the covered image, no metadata; header Kamera-Redacted lists what was covered",
+                                "content": ["image/jpeg": [:], "image/png": [:], "image/webp": [:]],
+                            ],
+                            "400": failure("the body or query is not valid"), "401": unauthorized, "403": forbidden,
+                            "408": failure("the body did not arrive in time"), "413": failure("the body or the decoded image is too large"),
+                            "415": failure("not an image format Kamera decodes"), "503": busy,
+                            "504": failure("the redaction took longer than the request timeout"),
+                        ],
+                    ]
+                ]
+            ),
+            (
                 "/v1/generate",
                 [
                     "post": [

@@ -154,7 +154,7 @@ import Testing
         }
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["redact", movie.path, "-o", output.path, "--tiles"]
+        process.arguments = ["redact", movie.path, "-o", output.path]
         let err = Pipe()
         process.standardError = err
         try process.run()

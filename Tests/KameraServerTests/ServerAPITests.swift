@@ -229,6 +229,49 @@ import Testing
         while server.services.admission.inUse > 0 { try await Task.sleep(for: .milliseconds(10)) }
     }
 
+    @Test("POST /v1/redact: the photo back in its format with its faces covered; bad bodies and options 4xx")
+    func redact() async throws {
+        let frame = try ServerTestMedia.frame(0)
+        let image = try ServerTestMedia.jpeg(frame)
+        let faces = try DetectFaceRectanglesRequest().performSynchronously(on: try Image(data: image))
+        try #require(!faces.isEmpty)
+        _ = try await server().makeApplication().test(.router) { client in
+            try await client.execute(uri: "/v1/redact?style=fill", method: .post, body: ByteBuffer(bytes: image)) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/jpeg")
+                #expect(response.headers[HTTPField.Name("Kamera-Redacted")!] == "face=\(faces.count)")
+                let covered = try Image(data: Data(buffer: response.body)).pixelBuffer
+                #expect(covered.width == frame.width && covered.height == frame.height)
+                // Filled black where each face was (JPEG keeps black within a few levels).
+                for face in faces {
+                    let centre = face.pixelBox.center
+                    let pixel = Int(centre.y) * covered.bytesPerRow + Int(centre.x) * covered.format.bytesPerPixel
+                    #expect(covered.bytes[pixel] < 16, "face at \(centre)")
+                }
+            }
+            let png = try ImageEncoder.encode(frame, as: .png)
+            try await client.execute(uri: "/v1/redact?faces&codes", method: .post, body: ByteBuffer(bytes: png)) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "image/png")
+            }
+            let cases: [(String, Data, HTTPResponse.Status, String)] = [
+                ("/v1/redact", Data(), .badRequest, "emptyInput"),
+                ("/v1/redact", Data("not an image".utf8), .unsupportedMediaType, "unsupportedFormat"),
+                ("/v1/redact", image.prefix(image.count / 2), .badRequest, "corruptImage"),
+                ("/v1/redact?style=swirl", image, .badRequest, "invalidArgument"),
+                ("/v1/redact?padding=5", image, .badRequest, "invalidArgument"),
+                ("/v1/redact?faces=false", image, .badRequest, "invalidArgument"),
+                ("/v1/redact?barcodes", image, .badRequest, "invalidArgument"),
+            ]
+            for (uri, body, status, expectedCode) in cases {
+                try await client.execute(uri: uri, method: .post, body: ByteBuffer(bytes: body)) { response in
+                    #expect(response.status == status, "\(uri) with \(body.count) bytes")
+                    let code = try errorCode(response)
+                    #expect(code == expectedCode, "\(uri)")
+                }
+            }
+        }
+    }
+
     @Test("/openapi.json lists exactly the routes the server has")
     func openAPI() async throws {
         let server = try server()

@@ -23,10 +23,11 @@ import Testing
         let between = timeline.regions(at: 1.1)
         #expect(between.map(\.source) == [.interpolated])
         #expect(abs(between[0].shape.bounds.x - 120) < 1e-9)
-        // Held after the last one, grown by the speed (200 px/s × 0.2 s each side), then gone.
+        // Held after the last one: carried on at 200 px/s for 0.2 s and grown by half of those
+        // 40 px on each side; then gone.
         let held = timeline.regions(at: 1.4)
         #expect(held.map(\.source) == [.held])
-        #expect(abs(held[0].shape.bounds.width - 130) < 1e-6, "\(held[0].shape.bounds)")
+        #expect(abs(held[0].shape.bounds.width - 90) < 1e-6 && abs(held[0].shape.bounds.x - 160) < 1e-6, "\(held[0].shape.bounds)")
         #expect(timeline.regions(at: 1.55).isEmpty)
     }
 

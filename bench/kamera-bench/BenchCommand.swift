@@ -10,6 +10,6 @@ struct BenchCommand: AsyncParsableCommand {
             DatasetCommand.self, BarcodesCommand.self, TextDatasetCommand.self, TextCommand.self, VideoReadCommand.self, ModelsCommand.self,
             FaceDatasetCommand.self, FacesCommand.self, LiveDatasetCommand.self, LiveCommand.self, ProfileFacesCommand.self,
             GeometryDatasetCommand.self, GeometryCommand.self, TrackingDatasetCommand.self, TrackingCommand.self, PeopleCommand.self,
-            PeopleLiveCommand.self, SceneTextCommand.self,
+            PeopleLiveCommand.self, SceneTextCommand.self, RedactionDatasetCommand.self,
         ])
 }

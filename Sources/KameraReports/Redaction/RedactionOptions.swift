@@ -33,7 +33,7 @@ package struct RedactionOptions: Codable, Equatable, Sendable {
         let configuration = Redactor.Configuration(
             kinds: kinds, style: style ?? defaults.style, padding: padding,
             minimumFaceConfidence: minConfidence ?? defaults.minimumFaceConfidence, minimumFaceSize: minFaceSize,
-            tiledStreamFaces: tiles ?? false, hold: hold ?? defaults.hold, lead: lead ?? defaults.lead)
+            tiledStreamFaces: tiles ?? defaults.tiledStreamFaces, hold: hold ?? defaults.hold, lead: lead ?? defaults.lead)
         try configuration.validate()
         return configuration
     }
@@ -52,9 +52,9 @@ package struct RedactionOptions: Codable, Equatable, Sendable {
             case .padding: "Margin around each area, a fraction of its size on each side, 0…2 (default: faces 0.25, codes and text 0.1)."
             case .minConfidence: "Lowest face confidence covered, 0…1 (default 0.4: a blurred patch of wall costs less than a missed face)."
             case .minFaceSize: "Smallest face side in pixels to look for (default: max(20, 1% of the long side))."
-            case .tiles: "Video: look for small, distant faces too (several times slower). Photos always do."
-            case .hold: "Video: seconds an area stays covered after it was last seen, 0…60 (default 0.5)."
-            case .lead: "Video: seconds an area is covered before it is first seen (frames are held back), 0…60 (default 0.5)."
+            case .tiles: "Video: look for small, distant faces too (the default; false scans whole frames only, faster). Photos always do."
+            case .hold: "Video: seconds an area stays covered after it was last seen, 0…60 (default 1)."
+            case .lead: "Video: seconds an area is covered before it is first seen (frames are held back), 0…60 (default 1)."
             }
         }
 
@@ -68,6 +68,16 @@ package struct RedactionOptions: Codable, Equatable, Sendable {
             case .minFaceSize: ["type": "number", "exclusiveMinimum": 0, "maximum": 100_000]
             case .hold, .lead: ["type": "number", "minimum": 0, "maximum": 60]
             }
+        }
+    }
+
+    /// The options in a URL query (`faces`, `codes=true`, `style=pixelate`, …).
+    /// - Throws: `KameraError.invalidArgument` naming the key or value that does not fit.
+    package static func decoding(query: [(key: String, value: String)]) throws -> RedactionOptions {
+        do {
+            return try QueryDecoder().decode(RedactionOptions.self, from: query)
+        } catch let error as DecodingError {
+            throw KameraError.invalidArgument(error.readableDescription)
         }
     }
 

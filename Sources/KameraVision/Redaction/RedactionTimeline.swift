@@ -7,7 +7,8 @@ import KameraCore
 /// between two sightings of a track less than `lead + hold` apart gets the outline placed
 /// part-way between them; after the last sighting the outline stays for `hold` seconds, and
 /// before the first one (when frames are read ahead) it starts `lead` seconds early. A held
-/// or early outline grows with the track's speed, so a face moving while unseen stays inside.
+/// or early outline moves on along the track's path, growing by half the distance it moved
+/// (its uncertainty), so a face moving while unseen stays inside.
 public struct RedactionTimeline: Sendable {
     /// Seconds an outline is covered before a track's first sighting (or its return).
     public let lead: Double
@@ -122,12 +123,11 @@ public struct RedactionTimeline: Sendable {
                         kind: track.kind, trackID: track.id, shape: previous.shape.interpolated(to: next.shape, fraction),
                         source: .interpolated))
             } else if let previous, time - previous.time <= hold + 1e-6 {
-                let growth = Self.speed(sightings, near: before) * (time - previous.time)
-                regions.append(
-                    RedactionRegion(kind: track.kind, trackID: track.id, shape: Self.grown(previous.shape, growth), source: .held))
+                let shape = Self.extrapolated(previous.shape, Self.velocity(sightings, near: before), by: time - previous.time)
+                regions.append(RedactionRegion(kind: track.kind, trackID: track.id, shape: shape, source: .held))
             } else if let next, let index = after, next.time - time <= lead + 1e-6 {
-                let growth = Self.speed(sightings, near: index) * (next.time - time)
-                regions.append(RedactionRegion(kind: track.kind, trackID: track.id, shape: Self.grown(next.shape, growth), source: .ahead))
+                let shape = Self.extrapolated(next.shape, Self.velocity(sightings, near: index), by: time - next.time)
+                regions.append(RedactionRegion(kind: track.kind, trackID: track.id, shape: shape, source: .ahead))
             }
         }
         return regions
@@ -144,16 +144,37 @@ public struct RedactionTimeline: Sendable {
         tracks.removeAll { $0.sightings.isEmpty }
     }
 
-    /// A track's speed (pixels a second, centre to centre) from the sighting at `index` and its
-    /// neighbour, at most ten outline sizes a second (someone running across the frame moves
-    /// that fast; a detector glitch must not blow a held outline up to the whole frame).
-    private static func speed(_ sightings: [Sighting], near index: Int) -> Double {
-        guard sightings.count >= 2 else { return 0 }
-        let (a, b) = index > 0 ? (sightings[index - 1], sightings[index]) : (sightings[0], sightings[1])
+    /// A track's velocity (pixels a second, centre to centre) over about the third of a second
+    /// of sightings ending (or, for the first one, starting) at `index` — frame-to-frame boxes
+    /// jitter by more than a face moves in a frame — at most ten outline sizes a second
+    /// (someone running across the frame moves that fast; a glitch must not fling a held
+    /// outline across the frame).
+    private static func velocity(_ sightings: [Sighting], near index: Int) -> PixelPoint {
+        guard sightings.count >= 2 else { return PixelPoint(x: 0, y: 0) }
+        let window = 0.35
+        let (a, b): (Sighting, Sighting)
+        if index > 0 {
+            let end = sightings[index]
+            let start = sightings[..<index].first { end.time - $0.time <= window } ?? sightings[index - 1]
+            (a, b) = (start, end)
+        } else {
+            let start = sightings[0]
+            let end = sightings[1...].last { $0.time - start.time <= window } ?? sightings[1]
+            (a, b) = (start, end)
+        }
         let elapsed = b.time - a.time
-        guard elapsed > 1e-6 else { return 0 }
-        let size = max(b.shape.bounds.width, b.shape.bounds.height)
-        return min(a.shape.bounds.center.distance(to: b.shape.bounds.center) / elapsed, 10 * size)
+        guard elapsed > 1e-6 else { return PixelPoint(x: 0, y: 0) }
+        let velocity = (b.shape.bounds.center - a.shape.bounds.center) * (1 / elapsed)
+        let speed = velocity.distance(to: PixelPoint(x: 0, y: 0)), limit = 10 * max(b.shape.bounds.width, b.shape.bounds.height)
+        return speed > limit ? velocity * (limit / speed) : velocity
+    }
+
+    /// `shape` carried on at `velocity` for `elapsed` seconds (negative: back in time) and
+    /// grown by half the distance on every side, for the path's uncertainty.
+    private static func extrapolated(_ shape: RedactionShape, _ velocity: PixelPoint, by elapsed: Double) -> RedactionShape {
+        let offset = velocity * elapsed
+        let distance = offset.distance(to: PixelPoint(x: 0, y: 0))
+        return grown(shape.translated(by: offset), 0.5 * distance)
     }
 
     private static func grown(_ shape: RedactionShape, _ pixels: Double) -> RedactionShape {

