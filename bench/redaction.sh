@@ -11,9 +11,13 @@ if ! "$DEFACE_VENV/bin/deface" --help >/dev/null 2>&1; then
     python3 -m venv "$DEFACE_VENV"
     "$DEFACE_VENV/bin/pip" install --quiet --disable-pip-version-check "deface==1.5.0" "onnxruntime==$ONNXRUNTIME_VERSION" >&2
 fi
-swift build -c release --product kamera >&2
-swift build -c release --product kamera-bench >&2
-BIN="${KAMERA_BENCH_BIN:-.build/release}"
+# KAMERA_BENCH_BIN=DIR uses binaries built elsewhere (e.g. .build-test/release) instead.
+BIN="${KAMERA_BENCH_BIN:-}"
+if [ -z "$BIN" ]; then
+    swift build -c release --product kamera >&2
+    swift build -c release --product kamera-bench >&2
+    BIN=.build/release
+fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(grep -q avx512f /proc/cpuinfo && echo AVX-512 || echo AVX2)"
 for set in "dev:2026" "heldout:7"; do
     name="${set%%:*}" seed="${set##*:}"

@@ -86,16 +86,17 @@ struct RedactCommand: ParsableCommand {
         let rate = reader.frameRate ?? 30
         let partial = PartialOutput(final: output)
         defer { partial.discard() }
-        let recorder = try MovieRecorder(
-            url: partial.url,
-            settings: RecordingSettings(width: reader.width & ~1, height: reader.height & ~1, frameRate: rate, rotation: reader.rotation),
-            audioSource: noAudio || input == "-" ? nil : input)
+        let recorder = BackgroundMovieWriter(
+            try MovieRecorder(
+                url: partial.url,
+                settings: RecordingSettings(
+                    width: reader.width & ~1, height: reader.height & ~1, frameRate: rate, rotation: reader.rotation),
+                audioSource: noAudio || input == "-" ? nil : input))
         let redactor = try StreamRedactor(configuration: configuration, rotation: reader.rotation)
         var progress = RedactionProgress(total: reader.duration.map { Int(($0 * rate).rounded()) })
         func write(_ frames: [RedactedFrame]) throws {
             for frame in frames {
-                _ = try recorder.append(
-                    frame.pixelBuffer.croppedToEven(width: recorder.settings.width, height: recorder.settings.height), at: frame.time)
+                try recorder.append(frame.pixelBuffer.croppedToEven(width: recorder.width, height: recorder.height), at: frame.time)
                 try audit?.write(try JSONValueEncoder.encode(RedactionRecord(frame)).compact() + "\n")
                 progress.count(frame)
             }
