@@ -19,7 +19,7 @@ struct RedactCommand: ParsableCommand {
             "source":"detected|interpolated|held|ahead","box":{…}}]}.
             """)
 
-    @Argument(help: "A photo (JPEG, PNG, WebP) or a video (anything FFmpeg reads).")
+    @Argument(help: "A photo (JPEG, PNG, WebP) or a video (anything FFmpeg reads); - reads a video from standard input.")
     var input: String
 
     @Option(name: [.short, .long], help: "Where to write: a photo (.jpg, .png, .webp) or a movie (.mp4, .m4v, .mov).")
@@ -48,13 +48,17 @@ struct RedactCommand: ParsableCommand {
     func run() throws {
         try overwrite.runUntilInterrupted(writing: [output, audit]) { interrupt in
             let configuration = try redaction.options().configuration()
-            let lines = try audit.map { try CheckedFile(creating: $0) }
-            if try Self.isPhoto(input) {
+            // The audit, like the output, appears under its name only once complete.
+            let auditFile = audit.map(PartialOutput.init(final:))
+            defer { auditFile?.discard() }
+            let lines = try auditFile.map { try CheckedFile(creating: $0.url.path) }
+            if input != "-", try Self.isPhoto(input) {
                 try redactPhoto(configuration, audit: lines)
             } else {
                 try redactVideo(configuration, audit: lines, until: interrupt)
             }
             try lines?.close()
+            try auditFile?.commit()
         }
     }
 
@@ -93,7 +97,9 @@ struct RedactCommand: ParsableCommand {
                     width: reader.width & ~1, height: reader.height & ~1, frameRate: rate, rotation: reader.rotation),
                 audioSource: noAudio || input == "-" ? nil : input))
         let redactor = try StreamRedactor(configuration: configuration, rotation: reader.rotation)
-        var progress = RedactionProgress(total: reader.duration.map { Int(($0 * rate).rounded()) })
+        // A hostile file can claim any duration: only a plausible one becomes a frame count.
+        let frames = reader.duration.map { $0 * rate }.flatMap { $0.isFinite && $0 >= 1 && $0 < 1e9 ? Int($0.rounded()) : nil }
+        var progress = RedactionProgress(total: frames)
         func write(_ frames: [RedactedFrame]) throws {
             for frame in frames {
                 try recorder.append(frame.pixelBuffer.croppedToEven(width: recorder.width, height: recorder.height), at: frame.time)

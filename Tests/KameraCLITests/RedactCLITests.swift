@@ -139,7 +139,10 @@ import Testing
         #expect(missing.status == 1 && missing.stderr.contains("no/such"), "\(missing.stderr)")
         #expect(try kamera(["redact", movie.path, "-o", movie.path]).status == 64)
         #expect(try kamera(["redact", movie.path, "-o", output.path, "--hold", "nan"]).status == 64)
-        #expect(!FileManager.default.fileExists(atPath: output.path))
+        // A failed run's audit is not left either.
+        let audit = dir.appendingPathComponent("audit.jsonl")
+        #expect(try kamera(["redact", garbage.path, "-o", output.path, "--audit", audit.path]).status == 1)
+        #expect(!FileManager.default.fileExists(atPath: output.path) && !FileManager.default.fileExists(atPath: audit.path))
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
