@@ -112,6 +112,11 @@ struct KameraDemo: AsyncParsableCommand {
                     faces: faces.map(FaceRecord.init), annotated: annotatedPath.path))
         }
 
+        // Privacy: the faces of a photo covered, as `kamera redact` does.
+        let crowd = try Image(contentsOf: try SampleMedia.url("messi5.jpg"))
+        let redacted = try Redactor().redact(crowd)
+        try ImageEncoder.write(redacted.pixelBuffer, to: directory.appendingPathComponent("messi5.redacted.jpg"))
+
         // Live: a face and a code moving through two seconds of video, tracked and drawn.
         let live = try Self.liveScan(to: directory.appendingPathComponent("live.annotated.mp4"), font: font)
 
@@ -129,11 +134,11 @@ struct KameraDemo: AsyncParsableCommand {
         try StandardStreams.outputLine(
             "demo: decoded \(found) of \(expected) codes; found \(facesFound) faces with landmarks in \(SampleMedia.facePhotos.count) photos; "
                 + "tracked \(live.faceIDs) face ID(s) and \(live.codes) code(s) through \(live.frames) frames; read \(lines.count) text lines; "
-                + "posed \(bodiesFound) bodies and \(handsFound) hands in 2 photos; "
+                + "posed \(bodiesFound) bodies and \(handsFound) hands in 2 photos; covered \(redacted.regions.count) face(s) in messi5.jpg; "
                 + "recorded \(summary.frames) frames (\(summary.stopReason.rawValue)) and a \(thumbnail.width)×\(thumbnail.height) thumbnail; "
                 + "files in \(directory.path)")
         if found < expected || facesFound != SampleMedia.facePhotos.count || live.faceIDs != 1 || live.codes != 1 || bodiesFound != 2
-            || lines.count < 12 || summary.frames != 60
+            || lines.count < 12 || summary.frames != 60 || redacted.regions.isEmpty
         {
             throw ExitCode(1)
         }
