@@ -8,15 +8,7 @@ struct FloatMask: Sendable {
     /// edges clamped).
     func resampled(width newWidth: Int, height newHeight: Int) -> FloatMask {
         if newWidth == width && newHeight == height { return self }
-        func taps(_ count: Int, _ source: Int) -> [(Int, Int, Float)] {
-            let scale = Double(source) / Double(count)
-            return (0..<count).map { o in
-                let position = min(max((Double(o) + 0.5) * scale - 0.5, 0), Double(source - 1))
-                let low = Int(position)
-                return (low, min(low + 1, source - 1), Float(position - Double(low)))
-            }
-        }
-        let columns = taps(newWidth, width), rows = taps(newHeight, height)
+        let columns = Self.taps(newWidth, width), rows = Self.taps(newHeight, height)
         var out = [Float](repeating: 0, count: newWidth * newHeight)
         values.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in
@@ -31,5 +23,17 @@ struct FloatMask: Sendable {
             }
         }
         return FloatMask(width: newWidth, height: newHeight, values: out)
+    }
+
+    /// For each of `count` output positions, the two source positions and the weight of the
+    /// second, for bilinear resampling from `source` positions (pixel centres aligned, edges
+    /// clamped): shared by the masks, the background mix and redaction's blur.
+    static func taps(_ count: Int, _ source: Int) -> [(Int, Int, Float)] {
+        let scale = Double(source) / Double(count)
+        return (0..<count).map { o in
+            let position = min(max((Double(o) + 0.5) * scale - 0.5, 0), Double(source - 1))
+            let low = Int(position)
+            return (low, min(low + 1, source - 1), Float(position - Double(low)))
+        }
     }
 }

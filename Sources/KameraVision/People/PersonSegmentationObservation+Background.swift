@@ -33,8 +33,8 @@ extension PersonSegmentationObservation {
         -> PixelBuffer
     {
         let (width, height) = (frame.width, frame.height)
-        let maskColumns = taps(width, maskWidth), maskRows = taps(height, maskHeight)
-        let backColumns = taps(width, background.width), backRows = taps(height, background.height)
+        let maskColumns = FloatMask.taps(width, maskWidth), maskRows = FloatMask.taps(height, maskHeight)
+        let backColumns = FloatMask.taps(width, background.width), backRows = FloatMask.taps(height, background.height)
         var out = PixelBuffer(width: width, height: height, format: .rgb8)
         let backRow = background.bytesPerRow
         frame.bytes.withUnsafeBufferPointer { source in
@@ -71,17 +71,6 @@ extension PersonSegmentationObservation {
             }
         }
         return out
-    }
-
-    /// For each of `count` output positions, the two source positions and the weight of the
-    /// second (pixel centres aligned, edges clamped).
-    private static func taps(_ count: Int, _ source: Int) -> [(Int, Int, Float)] {
-        let scale = Double(source) / Double(count)
-        return (0..<count).map { o in
-            let position = min(max((Double(o) + 0.5) * scale - 0.5, 0), Double(source - 1))
-            let low = Int(position)
-            return (low, min(low + 1, source - 1), Float(position - Double(low)))
-        }
     }
 
     /// `image` shrunk by `factor` on each side, each output pixel the mean of its block.

@@ -146,15 +146,7 @@ public struct RedactionPainter: Sendable {
 
     /// A small packed RGB image stretched bilinearly to `width` × `height` (centres aligned).
     private static func stretched(_ image: [UInt8], _ smallWidth: Int, _ smallHeight: Int, to width: Int, _ height: Int) -> [UInt8] {
-        func taps(_ count: Int, _ source: Int) -> [(Int, Int, Float)] {
-            let scale = Double(source) / Double(count)
-            return (0..<count).map { o in
-                let position = min(max((Double(o) + 0.5) * scale - 0.5, 0), Double(source - 1))
-                let low = Int(position)
-                return (low, min(low + 1, source - 1), Float(position - Double(low)))
-            }
-        }
-        let columns = taps(width, smallWidth), rows = taps(height, smallHeight)
+        let columns = FloatMask.taps(width, smallWidth), rows = FloatMask.taps(height, smallHeight)
         var out = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             let (r0, r1, fy) = rows[y]
