@@ -17,6 +17,7 @@ struct RedactionArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp(Key.minConfidence.help)) var minConfidence: Float?
     @Option(parsing: .unconditional, help: ArgumentHelp(Key.minFaceSize.help)) var minFaceSize: Double?
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(Key.tiles.help)) var tiles = true
+    @Option(parsing: .unconditional, help: ArgumentHelp(Key.follow.help, valueName: "seconds")) var follow: Double?
     @Option(parsing: .unconditional, help: ArgumentHelp(Key.hold.help, valueName: "seconds")) var hold: Double?
     @Option(parsing: .unconditional, help: ArgumentHelp(Key.lead.help, valueName: "seconds")) var lead: Double?
 
@@ -26,7 +27,7 @@ struct RedactionArguments: ParsableArguments {
         (options.faces, options.codes, options.text, options.people) =
             (faces ? true : nil, codes ? true : nil, text ? true : nil, people ? true : nil)
         (options.style, options.padding, options.minConfidence, options.minFaceSize) = (style, padding, minConfidence, minFaceSize)
-        (options.tiles, options.hold, options.lead) = (tiles, hold, lead)
+        (options.tiles, options.follow, options.hold, options.lead) = (tiles, follow, hold, lead)
         return options
     }
 

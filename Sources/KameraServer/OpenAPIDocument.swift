@@ -76,7 +76,7 @@ enum OpenAPIDocument {
 
     /// `POST /v1/redact`'s query parameters: the redaction options (video-only ones left out).
     static var redactParameters: [JSONValue] {
-        RedactionOptions.CodingKeys.allCases.filter { ![.hold, .lead, .tiles].contains($0) }.map { key in
+        RedactionOptions.CodingKeys.allCases.filter { ![.follow, .hold, .lead, .tiles].contains($0) }.map { key in
             var item = parameter(key.rawValue, in: "query", key.schema, key.help)
             if case .object(var members) = item, case .object(let schemaMembers) = key.schema,
                 schemaMembers.contains(where: { $0.0 == "type" && $0.1.isBoolean })

@@ -139,6 +139,8 @@ import Testing
         #expect(missing.status == 1 && missing.stderr.contains("no/such"), "\(missing.stderr)")
         #expect(try kamera(["redact", movie.path, "-o", movie.path]).status == 64)
         #expect(try kamera(["redact", movie.path, "-o", output.path, "--hold", "nan"]).status == 64)
+        let follow = try kamera(["redact", movie.path, "-o", output.path, "--follow", "-1"])
+        #expect(follow.status == 64 && follow.stderr.contains("--follow"), "\(follow.stderr)")
         // A failed run's audit is not left either.
         let audit = dir.appendingPathComponent("audit.jsonl")
         #expect(try kamera(["redact", garbage.path, "-o", output.path, "--audit", audit.path]).status == 1)

@@ -53,6 +53,23 @@ import Testing
         #expect(timeline.trackCount == 2)
         #expect(throws: KameraError.self) { try RedactionTimeline(lead: -1, hold: 0) }
     }
+
+    @Test func followedPlacesAreCoveredAndKeepTheTrackGoing() throws {
+        var timeline = try RedactionTimeline(lead: 0, hold: 0.2)
+        let tracks = timeline.record([face(100), RedactionSighting(kind: .barcode, detectorID: "x", shape: face(300).shape)], at: 0)
+        #expect(tracks == [1, 2])
+        #expect(timeline.record([face(104)], at: 0.1) == [1])
+        // Followed on, frame after frame, well past the hold: covered where it was followed.
+        for (step, x) in [110.0, 116, 122, 128].enumerated() {
+            timeline.recordFollowed(.ellipse(PixelRect(x: x, y: 100, width: 50, height: 50)), track: 1, at: 0.2 + 0.1 * Double(step))
+        }
+        let followed = timeline.regions(at: 0.5).filter { $0.trackID == 1 }
+        #expect(followed.map(\.source) == [.followed] && followed[0].shape.bounds.x == 128)
+        // The hold runs from the last followed place; a track not kept is not revived.
+        #expect(timeline.regions(at: 0.65).map(\.source) == [.held])
+        timeline.recordFollowed(.ellipse(PixelRect(x: 0, y: 0, width: 9, height: 9)), track: 99, at: 0.6)
+        #expect(timeline.trackCount == 2)
+    }
 }
 
 @Suite(.tier(.models)) struct RedactionTests {
@@ -102,6 +119,69 @@ import Testing
         #expect(redactor.trackCount == 1)
         // The far side of the street (no face there on frame 10) is untouched.
         #expect(change(movie[10].frame, out[10].pixelBuffer, in: PixelRect(x: 420, y: 0, width: 220, height: 360)) == 0)
+    }
+
+    /// A face that turns away (narrowing to 30 % of its width, past what the detector finds)
+    /// while it walks right, with its lower half behind a passing object for half a second,
+    /// at 640×360 and 30 fps for 2.5 s; and where it is on each frame.
+    private func turningAway() throws -> [(frame: PixelBuffer, face: PixelRect)] {
+        let head = try FaceScene.astronautHead()
+        let background = try SampleMedia.photo("building.jpg").pixelBuffer
+        let cover = try SampleMedia.photo("fruits.jpg").pixelBuffer.converted(to: .rgb8)
+            .cropped(to: PixelRect(x: 100, y: 100, width: 200, height: 120))
+        return (0..<75).map { i in
+            var composer = SceneComposer(background: background, width: 640, height: 360)
+            let narrowing = i < 12 ? 1 : max(0.3, 1 - Double(i - 12) * 0.07)
+            let center = PixelPoint(x: 200 + 3 * Double(i), y: 180), side = 110.0
+            let scale = side / head.face.width
+            func place(_ p: PixelPoint) -> PixelPoint {
+                PixelPoint(
+                    x: center.x + (p.x - head.face.center.x) * scale * narrowing, y: center.y + (p.y - head.face.center.y) * scale)
+            }
+            let (w, h) = (Double(head.image.width), Double(head.image.height))
+            composer.paste(
+                head.image,
+                onto: Quad(
+                    topLeft: place(PixelPoint(x: 0, y: 0)), topRight: place(PixelPoint(x: w, y: 0)),
+                    bottomRight: place(PixelPoint(x: w, y: h)), bottomLeft: place(PixelPoint(x: 0, y: h))))
+            let face = PixelRect(x: center.x - side * narrowing / 2, y: center.y - side / 2, width: side * narrowing, height: side)
+            if (35..<50).contains(i) {
+                composer.paste(
+                    cover, onto: Quad(PixelRect(x: face.x - 15, y: face.y + 0.45 * side, width: face.width + 30, height: 0.7 * side)))
+            }
+            return (composer.canvas, face)
+        }
+    }
+
+    @Test func aFaceTurnedAwayAndHalfHiddenStaysCoveredByFollowingItsLook() throws {
+        let movie = try turningAway()
+        func redacted(follow: Double) throws -> [RedactedFrame] {
+            let redactor = try StreamRedactor(configuration: Redactor.Configuration(follow: follow, hold: 0.3))
+            var out: [RedactedFrame] = []
+            for (i, entry) in movie.enumerated() { out += try redactor.push(entry.frame, at: Double(i) / 30) }
+            return out + redactor.finish()
+        }
+        // The top 40 % of the face (eyes and brow) shows on every frame.
+        func uncovered(_ out: [RedactedFrame]) -> [Int] {
+            zip(movie, out).filter { entry, frame in
+                let top = PixelRect(x: entry.face.x, y: entry.face.y, width: entry.face.width, height: 0.4 * entry.face.height)
+                return change(entry.frame, frame.pixelBuffer, in: top) <= 12
+            }.map { $0.1.index }
+        }
+        // The detector alone loses the turned face: held for 0.3 s, then it shows.
+        let detectorOnly = try redacted(follow: 0)
+        #expect(uncovered(detectorOnly).count >= 5, "\(uncovered(detectorOnly))")
+        // Followed by its look, it is covered on every frame, behind the cover too, and the
+        // cover stays on the face (centre within a third of its height of the truth).
+        let followed = try redacted(follow: 4)
+        #expect(uncovered(followed).isEmpty, "\(uncovered(followed))")
+        let followedFrames = followed.filter { $0.regions.contains { $0.source == .followed } }
+        #expect(followedFrames.count > 20)
+        for frame in followed {
+            guard let region = frame.regions.first(where: { $0.source == .followed }) else { continue }
+            let truth = movie[frame.index].face
+            #expect(region.shape.bounds.center.distance(to: truth.center) < truth.height / 3, "frame \(frame.index)")
+        }
     }
 
     @Test func photosCoverEachFaceAndNothingElse() throws {
@@ -161,6 +241,7 @@ import Testing
         for (configuration, name) in [
             (Redactor.Configuration(kinds: []), "nothing to redact"), (Redactor.Configuration(padding: .nan), "padding"),
             (Redactor.Configuration(minimumFaceConfidence: 2), "minConfidence"), (Redactor.Configuration(hold: .infinity), "hold"),
+            (Redactor.Configuration(follow: 61), "follow"),
             (Redactor.Configuration(lead: -1), "lead"),
         ] {
             let error = #expect(throws: KameraError.self) { try Redactor(configuration: configuration) }

@@ -14,6 +14,7 @@ package struct RedactionOptions: Codable, Equatable, Sendable {
     package var minConfidence: Float?
     package var minFaceSize: Double?
     package var tiles: Bool?
+    package var follow: Double?
     package var hold: Double?
     package var lead: Double?
 
@@ -33,13 +34,14 @@ package struct RedactionOptions: Codable, Equatable, Sendable {
         let configuration = Redactor.Configuration(
             kinds: kinds, style: style ?? defaults.style, padding: padding,
             minimumFaceConfidence: minConfidence ?? defaults.minimumFaceConfidence, minimumFaceSize: minFaceSize,
-            tiledStreamFaces: tiles ?? defaults.tiledStreamFaces, hold: hold ?? defaults.hold, lead: lead ?? defaults.lead)
+            tiledStreamFaces: tiles ?? defaults.tiledStreamFaces, follow: follow ?? defaults.follow, hold: hold ?? defaults.hold,
+            lead: lead ?? defaults.lead)
         try configuration.validate()
         return configuration
     }
 
     package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
-        case faces, codes, text, people, style, padding, minConfidence, minFaceSize, tiles, hold, lead
+        case faces, codes, text, people, style, padding, minConfidence, minFaceSize, tiles, follow, hold, lead
 
         /// What the option does, for the CLI's help and the OpenAPI document.
         package var help: String {
@@ -53,6 +55,8 @@ package struct RedactionOptions: Codable, Equatable, Sendable {
             case .minConfidence: "Lowest face confidence covered, 0…1 (default 0.4: a blurred patch of wall costs less than a missed face)."
             case .minFaceSize: "Smallest face side in pixels to look for (default: max(20, 1% of the long side))."
             case .tiles: "Video: look for small, distant faces too (the default; false scans whole frames only, faster). Photos always do."
+            case .follow:
+                "Video: seconds a face is followed by its look after the detector lost it (turned away, half hidden), 0…60 (default 4; 0: off)."
             case .hold: "Video: seconds an area stays covered after it was last seen, 0…60 (default 1)."
             case .lead: "Video: seconds an area is covered before it is first seen (frames are held back), 0…60 (default 1)."
             }
@@ -66,7 +70,7 @@ package struct RedactionOptions: Codable, Equatable, Sendable {
             case .padding: ["type": "number", "minimum": 0, "maximum": 2]
             case .minConfidence: ["type": "number", "minimum": 0, "maximum": 1]
             case .minFaceSize: ["type": "number", "exclusiveMinimum": 0, "maximum": 100_000]
-            case .hold, .lead: ["type": "number", "minimum": 0, "maximum": 60]
+            case .follow, .hold, .lead: ["type": "number", "minimum": 0, "maximum": 60]
             }
         }
     }
@@ -94,6 +98,7 @@ package struct RedactionOptions: Codable, Equatable, Sendable {
         minConfidence = try values.decodeIfPresent(Float.self, forKey: .minConfidence)
         minFaceSize = try values.decodeIfPresent(Double.self, forKey: .minFaceSize)
         tiles = try values.decodeIfPresent(Bool.self, forKey: .tiles)
+        follow = try values.decodeIfPresent(Double.self, forKey: .follow)
         hold = try values.decodeIfPresent(Double.self, forKey: .hold)
         lead = try values.decodeIfPresent(Double.self, forKey: .lead)
     }

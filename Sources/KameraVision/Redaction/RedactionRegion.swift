@@ -6,6 +6,8 @@ public struct RedactionRegion: Sendable, Equatable {
     public enum Source: String, Sendable, Codable {
         /// A detector found it on this very frame.
         case detected
+        /// Its detector missed it on this frame; it was followed there by its look.
+        case followed
         /// Between two sightings of the same track: placed part-way between them.
         case interpolated
         /// After the track's last sighting, for the hold time.

@@ -18,6 +18,8 @@ public struct RedactionTimeline: Sendable {
     private struct Sighting: Sendable {
         var time: Double
         var shape: RedactionShape
+        /// Found by following the track's look, not by its detector.
+        var followed = false
     }
 
     private struct Track: Sendable {
@@ -47,12 +49,17 @@ public struct RedactionTimeline: Sendable {
     public var trackCount: Int { nextID - 1 }
 
     /// Adds what was seen on the frame at `time` (times may arrive out of order: text found on
-    /// an earlier frame is recorded at that frame's time).
-    public mutating func record(_ sightings: [RedactionSighting], at time: Double) {
-        guard time.isFinite else { return }
+    /// an earlier frame is recorded at that frame's time). Returns each sighting's track, in
+    /// the order given (empty for a time that is not a number).
+    @discardableResult
+    public mutating func record(_ sightings: [RedactionSighting], at time: Double) -> [Int] {
+        guard time.isFinite else { return [] }
         var matched = Set<Int>()
+        var trackIDs = [Int](repeating: 0, count: sightings.count)
         // Identified sightings first: they cannot be taken by an overlap match.
-        for sighting in sightings.sorted(by: { ($0.detectorID == nil ? 1 : 0) < ($1.detectorID == nil ? 1 : 0) }) {
+        let order = sightings.indices.sorted { (sightings[$0].detectorID == nil ? 1 : 0) < (sightings[$1].detectorID == nil ? 1 : 0) }
+        for position in order {
+            let sighting = sightings[position]
             let key = sighting.detectorID.map { "\(sighting.kind.rawValue):\($0)" }
             var index = key.flatMap { key in tracks.firstIndex { $0.detectorIDs.contains(key) } }
             if index == nil { index = bestOverlap(for: sighting, at: time, excluding: matched, identified: key != nil) }
@@ -60,15 +67,27 @@ public struct RedactionTimeline: Sendable {
                 if let key { tracks[index].detectorIDs.insert(key) }
                 insert(Sighting(time: time, shape: sighting.shape), into: index)
                 matched.insert(tracks[index].id)
+                trackIDs[position] = tracks[index].id
             } else {
                 tracks.append(
                     Track(
                         id: nextID, kind: sighting.kind, detectorIDs: key.map { [$0] } ?? [],
                         sightings: [Sighting(time: time, shape: sighting.shape)]))
                 matched.insert(nextID)
+                trackIDs[position] = nextID
                 nextID += 1
             }
         }
+        return trackIDs
+    }
+
+    /// Adds where track `trackID` was followed to on the frame at `time` (by its look, where its
+    /// detector missed it). Ignored for a track no longer kept or a frame it already has.
+    public mutating func recordFollowed(_ shape: RedactionShape, track trackID: Int, at time: Double) {
+        guard time.isFinite, let index = tracks.firstIndex(where: { $0.id == trackID }),
+            !tracks[index].sightings.contains(where: { abs($0.time - time) < 1e-6 })
+        else { return }
+        insert(Sighting(time: time, shape: shape, followed: true), into: index)
     }
 
     /// The track an unmatched sighting continues: the same kind, not seen on this frame,
@@ -115,7 +134,9 @@ public struct RedactionTimeline: Sendable {
             let previous = before >= 0 ? sightings[before] : nil
             let next = after.map { sightings[$0] }
             if let previous, abs(previous.time - time) <= 1e-6 {
-                regions.append(RedactionRegion(kind: track.kind, trackID: track.id, shape: previous.shape, source: .detected))
+                regions.append(
+                    RedactionRegion(
+                        kind: track.kind, trackID: track.id, shape: previous.shape, source: previous.followed ? .followed : .detected))
             } else if let previous, let next, next.time - previous.time <= lead + hold + 1e-6 {
                 let fraction = (time - previous.time) / (next.time - previous.time)
                 regions.append(

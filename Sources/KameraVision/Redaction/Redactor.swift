@@ -24,6 +24,10 @@ public struct Redactor: Sendable {
         /// false scans whole frames only (faces above about a twentieth of the frame; faster).
         /// Photos always scan tiles.
         public var tiledStreamFaces: Bool
+        /// Seconds a face is followed by its look after its detector lost it (streams; 0 turns
+        /// following off): a head turned away or half hidden stays covered while it is still
+        /// there, then `hold` applies from where it was last followed.
+        public var follow: Double
         /// Seconds a region stays covered after it was last seen (streams).
         public var hold: Double
         /// Seconds a region is covered before it is first seen, by holding frames back
@@ -37,13 +41,13 @@ public struct Redactor: Sendable {
         public init(
             kinds: Set<RedactionKind> = [.face], style: RedactionStyle = .blur, padding: Double? = nil,
             minimumFaceConfidence: Float = 0.4, minimumFaceSize: Double? = nil, tiledStreamFaces: Bool = true,
-            hold: Double = 1, lead: Double = 1, textEngine: RecognizeTextRequest.Engine = .automatic,
+            follow: Double = 4, hold: Double = 1, lead: Double = 1, textEngine: RecognizeTextRequest.Engine = .automatic,
             modelStore: ModelStore = .default
         ) {
             (self.kinds, self.style, self.padding) = (kinds, style, padding)
             (self.minimumFaceConfidence, self.minimumFaceSize, self.tiledStreamFaces) =
                 (minimumFaceConfidence, minimumFaceSize, tiledStreamFaces)
-            (self.hold, self.lead, self.textEngine, self.modelStore) = (hold, lead, textEngine, modelStore)
+            (self.follow, self.hold, self.lead, self.textEngine, self.modelStore) = (follow, hold, lead, textEngine, modelStore)
         }
 
         /// Refuses out-of-range settings, naming them.
@@ -59,6 +63,7 @@ public struct Redactor: Sendable {
             if let minimumFaceSize, !(minimumFaceSize.isFinite && minimumFaceSize > 0 && minimumFaceSize <= 100_000) {
                 throw KameraError.invalidArgument("minFaceSize must be a positive number of pixels, at most 100000")
             }
+            guard follow.isFinite, (0...60).contains(follow) else { throw KameraError.invalidArgument("follow must be 0…60 seconds") }
             guard hold.isFinite, (0...60).contains(hold) else { throw KameraError.invalidArgument("hold must be 0…60 seconds") }
             guard lead.isFinite, (0...60).contains(lead) else { throw KameraError.invalidArgument("lead must be 0…60 seconds") }
         }

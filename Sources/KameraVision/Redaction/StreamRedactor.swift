@@ -19,6 +19,9 @@ public final class StreamRedactor {
     private var pending: [(frame: PixelBuffer, time: Double, index: Int, coverage: PersonCoverage?)] = []
     private var frameCount = 0
     private var lastTextFrame = -Double.infinity
+    /// Faces followed by their look, by timeline track: refreshed at each detection, asked
+    /// where the face went on the frames its detector misses.
+    private var followers: [Int: AppearanceFollower] = [:]
 
     /// - Parameters:
     ///   - rotation: the clockwise degrees (0, 90, 180, 270) that turn the frames upright, as
@@ -45,7 +48,9 @@ public final class StreamRedactor {
         let upright = turn.turns == 0 ? frame : frame.rotated(byQuarterTurns: turn.turns)
         let scan = try scanner.scan(upright, at: time)
         if waitsForText, configuration.kinds.contains(.text) { scanner.waitForText() }
-        timeline.record(sightings(in: scan, turn), at: time)
+        let found = sightings(in: scan, turn)
+        let tracks = timeline.record(found.map(\.sighting), at: time)
+        follow(found, tracks: tracks, on: frame, at: time)
         if let text = scan.text, text.frameTime > lastTextFrame {
             lastTextFrame = text.frameTime
             timeline.record(
@@ -85,13 +90,42 @@ public final class StreamRedactor {
             time: entry.time, index: entry.index, regions: regions, personBounds: entry.coverage?.bounds)
     }
 
-    /// The scan's faces and codes as sightings in the stored frame's pixels.
-    private func sightings(in scan: FrameScan, _ turn: QuarterTurn) -> [RedactionSighting] {
+    /// Refreshes the followers of the faces seen on this frame and follows the faces not seen
+    /// (within `follow` seconds of their last detection) by their look, recording where they went.
+    private func follow(
+        _ found: [(sighting: RedactionSighting, face: PixelRect?)], tracks: [Int], on frame: PixelBuffer, at time: Double
+    ) {
+        guard configuration.follow > 0, configuration.kinds.contains(.face) else { return }
+        let seen = Set(tracks)
+        guard !followers.isEmpty || found.contains(where: { $0.face != nil }) else { return }
+        let integral = LumaIntegral(frame)
+        for (entry, track) in zip(found, tracks) {
+            guard let face = entry.face else { continue }
+            followers[track] = AppearanceFollower(box: face, in: integral, at: time)
+        }
+        let detected = found.compactMap(\.face)
+        for (track, var follower) in followers where !seen.contains(track) {
+            guard time - follower.lastDetected <= configuration.follow, let followed = follower.follow(in: integral, avoiding: detected)
+            else {
+                followers[track] = nil
+                continue
+            }
+            followers[track] = follower
+            timeline.recordFollowed(
+                RedactionShape.ellipse(followed.box).padded(by: configuration.padding(for: .face)), track: track, at: time)
+        }
+    }
+
+    /// The scan's faces, codes and people as sightings in the stored frame's pixels, each face
+    /// with its unpadded box (what is followed when its detector misses it).
+    private func sightings(in scan: FrameScan, _ turn: QuarterTurn) -> [(sighting: RedactionSighting, face: PixelRect?)] {
         let faces = scan.faces.map { face in
-            RedactionSighting(
-                kind: .face, detectorID: String(face.faceID),
-                shape: RedactionShape.ellipse(face.observation.pixelBox).mapped(turn.toFrame)
-                    .padded(by: configuration.padding(for: .face)))
+            let shape = RedactionShape.ellipse(face.observation.pixelBox).mapped(turn.toFrame)
+            return (
+                sighting: RedactionSighting(
+                    kind: .face, detectorID: String(face.faceID), shape: shape.padded(by: configuration.padding(for: .face))),
+                face: Optional(shape.bounds)
+            )
         }
         let codes = scan.barcodes.map { code in
             RedactionSighting(
@@ -105,6 +139,6 @@ public final class StreamRedactor {
                 shape: Redactor.personShape(body.observation.pixelBoundingBox, padding: configuration.padding(for: .person))
                     .mapped(turn.toFrame))
         }
-        return faces + codes + people
+        return faces + (codes + people).map { (sighting: $0, face: nil) }
     }
 }
