@@ -67,6 +67,13 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var camera: [String] = []
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Server cameras cover faces in all they show and record from the first frame: blur, pixelate or fill (pages can change the style, not turn it off).",
+            valueName: "blur|pixelate|fill"))
+    var privacy: RedactionStyle?
+
     @Option(name: .long, parsing: .unconditional, help: "Largest request body in megabytes (default 32).")
     var maxBody = 32
 
@@ -132,6 +139,7 @@ struct ServeCommand: AsyncParsableCommand {
                 maximumDuration: maxRecordSeconds, maximumFileSize: Int64(maxRecordMb) << 20, minimumFreeDiskSpace: Int64(minFreeMb) << 20),
             cameras: camera)
         configuration.allowedOrigins = allowOrigin
+        configuration.cameraPrivacy = privacy
         return configuration
     }
 

@@ -31,7 +31,7 @@ public struct KameraServer: Sendable {
             admission: admission, limits: configuration.limits, recordingLimits: configuration.recordingLimits,
             budget: MemoryBudget(capacity: configuration.limits.memoryBudget), library: library, logger: logger)
         cameras = try configuration.cameras.enumerated().map { index, path in
-            try ServerCamera(index: index, path: path, services: services)
+            try ServerCamera(index: index, path: path, services: services, privacy: configuration.cameraPrivacy)
         }
         self.services = services
     }

@@ -29,18 +29,24 @@ final class LiveSession: @unchecked Sendable {
     private let recordsFrames: Bool
     private let maximumPixelCount: Int
     private let started = ContinuousClock.now
+    /// How faces are covered whatever the clients ask (a server camera's privacy setting).
+    private let enforcedRedaction: RedactionStyle?
+    private var redactor: StreamRedactor?
 
     /// - Parameters:
     ///   - recordsFrames: whether the analysed frames are the recording's (a page's); a server
     ///     camera records every captured frame on its own thread instead.
-    init(recording: RecordingController, recordsFrames: Bool, maximumPixelCount: Int) {
+    ///   - enforcedRedaction: faces are covered in this style in everything shown and recorded,
+    ///     and clients can change the style but not turn it off (`kamera serve --privacy`).
+    init(recording: RecordingController, recordsFrames: Bool, maximumPixelCount: Int, enforcedRedaction: RedactionStyle? = nil) {
         (self.recording, self.recordsFrames, self.maximumPixelCount) = (recording, recordsFrames, maximumPixelCount)
+        self.enforcedRedaction = enforcedRedaction
     }
 
-    /// Whether the clients asked for the background to be replaced: the frames shown and
-    /// recorded are then the analysed ones with their background changed (a server camera's
-    /// capture thread leaves the recording to the analysis).
-    var replacesBackground: Bool { options.withLock { $0.background != nil } }
+    /// Whether the frames shown and recorded are the analysed ones changed (background
+    /// replaced, faces covered); a server camera's capture thread then leaves the recording to
+    /// the analysis, so nothing unchanged is written.
+    var changesPicture: Bool { enforcedRedaction != nil || options.withLock { $0.background != nil || $0.redact != nil } }
 
     /// Takes new options; the scanner is rebuilt at the next frame if they changed.
     func update(_ new: AnalysisOptions) {
@@ -86,7 +92,8 @@ final class LiveSession: @unchecked Sendable {
         case .decoded(let decoded, let at):
             (image, time) = (decoded, at)
         }
-        let wanted = options.withLock { $0 }
+        var wanted = options.withLock { $0 }
+        if let enforcedRedaction, wanted.redact == nil { wanted.redact = enforcedRedaction }
         if scanner == nil || scannerOptions != wanted {
             // At most one frame per 1/15 s of detection work: following fills the frames between.
             scanner = try LiveScanner(configuration: wanted.liveConfiguration(frameBudget: 1.0 / 15))
@@ -97,7 +104,9 @@ final class LiveSession: @unchecked Sendable {
         var shown = image
         let effect = try wanted.backgroundEffect(width: image.width, height: image.height)
         if let effect, let mask = scan.personMask { shown = try mask.applying(effect, to: image) }
-        if recordsFrames || effect != nil { recording.append(shown, at: time, frameRate: 30) }
+        shown = try covered(shown, scan: scan, style: wanted.redact, at: time)
+        let changed = effect != nil || wanted.redact != nil
+        if recordsFrames || changed { recording.append(shown, at: time, frameRate: 30) }
         let elapsed = (ContinuousClock.now - began) / .milliseconds(1)
         let message = try LiveFrameResult(
             head: .init(
@@ -106,8 +115,21 @@ final class LiveSession: @unchecked Sendable {
             scan: ScanRecord(scan, options: wanted)
         ).json()
         // A page showing its own camera needs the picture back once the server changes it.
-        let jpeg = preview || effect != nil ? try ImageEncoder.encode(shown, as: .jpeg(quality: 80)) : nil
+        let jpeg = preview || changed ? try ImageEncoder.encode(shown, as: .jpeg(quality: 80)) : nil
         return (.result(id: frame.id, message: message, preview: jpeg), Self.sightings(in: scan))
+    }
+
+    /// `frame` with its faces covered in `style` (nil: as it is), followed between the
+    /// scanner's detections and held half a second; no lead, a live view must not lag.
+    private func covered(_ frame: PixelBuffer, scan: FrameScan, style: RedactionStyle?, at time: Double) throws -> PixelBuffer {
+        guard let style else {
+            redactor = nil
+            return frame
+        }
+        if redactor?.configuration.style != style {
+            redactor = try StreamRedactor(scannedElsewhere: Redactor.Configuration(style: style, hold: 0.5, lead: 0))
+        }
+        return try redactor?.push(frame, scan: scan, at: time).last?.pixelBuffer ?? frame
     }
 
     private static func sightings(in scan: FrameScan) -> LiveSightings {

@@ -37,7 +37,7 @@ extension ServerCamera {
                     break
                 }
                 // With the background replaced, the analysis records the frames it changed.
-                if !session.replacesBackground { recording.append(frame.pixelBuffer, at: frame.time, frameRate: feed.frameRate) }
+                if !session.changesPicture { recording.append(frame.pixelBuffer, at: frame.time, frameRate: feed.frameRate) }
                 queue.yield(LiveFrame(id: UInt32(truncatingIfNeeded: frame.index), picture: .decoded(frame.pixelBuffer, time: frame.time)))
             }
         } catch let error as KameraError {
@@ -71,7 +71,7 @@ extension ServerCamera {
     private func analyse(_ queue: LiveFrameQueue) async {
         let (watchers, session, recording) = (watchers, session, recording)
         try? await session.run(queue, admission: services.admission, library: services.library, logger: services.logger, previews: true) {
-            !watchers.isEmpty || (session.replacesBackground && recording.isRecording)
+            !watchers.isEmpty || (session.changesPicture && recording.isRecording)
         } deliver: { delivery in
             switch delivery {
             case .result(let id, let message, let jpeg):

@@ -52,7 +52,8 @@ final class ServerCamera: Sendable {
     let state = Mutex(State())
 
     /// Checks that `path` can be opened as a camera (see `CameraFeed.check`), without opening it.
-    init(index: Int, path: String, services: ServerServices) throws {
+    /// - Parameter privacy: faces covered in this style in all it shows and records, whatever pages ask.
+    init(index: Int, path: String, services: ServerServices, privacy: RedactionStyle? = nil) throws {
         try CameraFeed.check(path)
         (self.index, self.path, self.services) = (index, path, services)
         name = CameraDevice(queryingDeviceAt: path)?.name ?? URL(fileURLWithPath: path).lastPathComponent
@@ -61,7 +62,7 @@ final class ServerCamera: Sendable {
             source: path, label: "camera \(index)", stopHint: "DELETE /v1/cameras/\(index)/recording stops it",
             library: services.library, logger: services.logger
         ) { end in watchers.broadcast(.notice(LiveMessage.ended(end.entry, reason: end.reason))) }
-        session = LiveSession(recording: recording, recordsFrames: false, maximumPixelCount: .max)
+        session = LiveSession(recording: recording, recordsFrames: false, maximumPixelCount: .max, enforcedRedaction: privacy)
     }
 
     /// Whether the camera has nothing to do and may close.

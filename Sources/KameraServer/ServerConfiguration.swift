@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable {
     /// Web origins besides the server's own page that may use it (`https://app.example.com`):
     /// their pages may open its WebSockets and send it requests that change state.
     public var allowedOrigins: [String] = []
+    /// Server cameras cover the faces in everything they show and record, in this style, from
+    /// the first frame (`--privacy`); a page may change the style, not turn it off. Nil: pages
+    /// choose (`redact` in the live options).
+    public var cameraPrivacy: RedactionStyle?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,

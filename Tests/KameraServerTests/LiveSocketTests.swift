@@ -238,4 +238,50 @@ import WSClient
             #expect(first.width == photo.width && isGreen(first, within: 32), "the recording's background is not green")
         }
     }
+
+    @Test("Faces covered: each frame comes back with its face blurred and the rest as sent, the results still say where the face is")
+    func coveredFaces() async throws {
+        let frames = try (0..<5).map { try ServerTestMedia.frame($0).converted(to: .rgb8) }
+        // The face's middle on frame i (ServerTestMedia: centre x 180 + 8i, y 220, 140 px), and
+        // a part of the street far from it.
+        @Sendable func face(_ i: Int) -> PixelRect { PixelRect(x: 180 + 8 * Double(i) - 45, y: 175, width: 90, height: 90) }
+        let street = PixelRect(x: 420, y: 20, width: 200, height: 120)
+        @Sendable func change(_ a: PixelBuffer, _ b: PixelBuffer, in box: PixelRect) -> Double {
+            var sum = 0
+            for y in Int(box.minY)..<Int(box.maxY) {
+                for x in Int(box.minX)..<Int(box.maxX) {
+                    sum += zip(a.pixel(x: x, y: y), b.pixel(x: x, y: y)).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+                }
+            }
+            return Double(sum) / (box.area * 3)
+        }
+        _ = try await server().makeApplication().test(.live) { client in
+            try await client.ws("/v1/live", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 22)) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                try await outbound.write(.text(#"{"barcodes":false,"redact":"blur"}"#))
+                for (index, frame) in frames.enumerated() {
+                    let id = UInt32(index + 1)
+                    try await outbound.write(.binary(Self.message(id, try ServerTestMedia.jpeg(frame))))
+                    guard case .binary(var picture) = try await messages.next() else {
+                        Issue.record("frame \(index): no picture before the result")
+                        return
+                    }
+                    #expect(picture.readInteger(endianness: .little, as: UInt32.self) == id)
+                    let shown = try ImageDecoder.decode(Data(buffer: picture)).pixelBuffer.converted(to: .rgb8)
+                    // JPEG twice changes a few levels; a blurred face, tens.
+                    #expect(change(frame, shown, in: face(index)) > 15, "frame \(index): the face is not covered")
+                    #expect(change(frame, shown, in: street) < 6, "frame \(index): the street changed")
+                    let result = try Self.decode(try await messages.next())
+                    #expect(result["id"] as? Int == Int(id) && (result["faces"] as? [Any])?.count == 1, "\(result)")
+                }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            // A photo analysis cannot be asked to cover (that is POST /v1/redact).
+            try await client.execute(
+                uri: "/v1/detect?redact=blur", method: .post, body: ByteBuffer(data: try ServerTestMedia.jpeg(frames[0]))
+            ) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
 }

@@ -160,6 +160,50 @@ import WSClient
         }
     }
 
+    @Test("Privacy: a camera started with it shows and records no face, though a page asks for nothing to be covered")
+    func privacy() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-camera-\(UUID())")
+        var configuration = ServerConfiguration(port: 0, dataDirectory: data, cameras: [try ServerTestMedia.cameraMovie().path])
+        configuration.cameraPrivacy = .fill
+        let server = try KameraServer(configuration: configuration)
+        _ = try await server.makeApplication().test(.live) { client in
+            try await client.ws("/v1/cameras/0/live", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 22)) {
+                inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+                try await outbound.write(.text(#"{"faces":true,"barcodes":false}"#))
+                var pictures = 0, reported = 0
+                while pictures < 6 {
+                    let message = try await messages.next()
+                    if case .binary(let buffer) = message {
+                        let shown = try ImageDecoder.decode(Data(buffer.readableBytesView.dropFirst(4))).pixelBuffer
+                        let found = try await DetectFaceRectanglesRequest().perform(on: shown)
+                        #expect(found.isEmpty, "picture \(pictures): a face is shown")
+                        pictures += 1
+                    } else if let result = try Self.text(message), (result["faces"] as? [Any])?.isEmpty == false {
+                        reported += 1
+                    }
+                }
+                #expect(reported >= 3, "the faces are still reported")
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            // A recording made while nobody watches holds covered frames only.
+            try await client.execute(uri: "/v1/cameras/0/recording?maxSeconds=60", method: .post) { #expect($0.status == .created) }
+            try await Task.sleep(for: .milliseconds(1500))
+            let finished = try await client.execute(uri: "/v1/cameras/0/recording", method: .delete) { response in
+                try #require(Self.json(response.body)["recording"] as? [String: Any])
+            }
+            let id = try #require(finished["id"] as? String)
+            let reader = try MovieReader(path: server.services.library.recordingsDirectory.appendingPathComponent("\(id).mp4").path)
+            var frames = 0
+            while let frame = try reader.nextFrame() {
+                #expect(
+                    try await DetectFaceRectanglesRequest().perform(on: frame.pixelBuffer).isEmpty, "recorded frame \(frames) shows a face")
+                frames += 1
+            }
+            #expect(frames >= 5)
+        }
+    }
+
     @Test("The camera goes away mid-recording: the recording is kept (cameraLost), watchers get an error and are let go")
     func cameraLost() async throws {
         let movie = try ServerTestMedia.cameraMovie(frames: 15)

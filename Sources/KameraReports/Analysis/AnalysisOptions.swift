@@ -46,6 +46,8 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     package var background: BackgroundStyle?
     package var blurRadius: Double?
     package var backgroundColor: String?
+    // How faces are covered in a stream's frames (streams only; implies faces).
+    package var redact: RedactionStyle?
 
     package init() {}
 
@@ -66,9 +68,9 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     /// Whether barcodes are read: when asked for, or when no detector is named (on both media).
     package var readsBarcodes: Bool { barcodes == true || !namesDetector }
     /// Whether faces are looked for in `medium`: when asked for (landmarks imply faces), or
-    /// on a stream when no detector is named.
+    /// on a stream when no detector is named or faces are to be covered.
     package func detectsFaces(in medium: Medium) -> Bool {
-        faces == true || landmarks == true || (medium == .stream && !namesDetector)
+        faces == true || landmarks == true || (medium == .stream && (!namesDetector || redact != nil))
     }
     /// Whether landmarks are asked for.
     package var detectsLandmarks: Bool { landmarks == true }
@@ -126,6 +128,10 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
         try validate()
         guard background == nil else {
             throw KameraError.invalidArgument("background is for streams (the live view, its recordings, kamera scan --annotate)")
+        }
+        guard redact == nil else {
+            throw KameraError.invalidArgument(
+                "redact is for streams (the live view and its recordings); photos: POST /v1/redact or kamera redact")
         }
         let region = regionOfInterest ?? .fullImage
         var codes = DetectBarcodesRequest(
@@ -236,7 +242,7 @@ extension AnalysisOptions {
     package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
         case barcodes, symbologies, effort, maxCodes, faces, landmarks, faceMode, minFaceSize, minConfidence, maxFaces
         case text, recognize, languages, rectangles, maxRectangles, regionOfInterest, personMask, bodies, hands
-        case background, blurRadius, backgroundColor, textEngine
+        case background, blurRadius, backgroundColor, redact, textEngine
 
         /// What the option does, for the CLI's help and the OpenAPI document.
         package var help: String {
@@ -271,6 +277,9 @@ extension AnalysisOptions {
                     + "kamera scan --annotate)."
             case .blurRadius: "Background blur radius in pixels, 1…200 (default: 4 % of the frame's shorter side)."
             case .backgroundColor: "Background colour, #rrggbb (default #00b140, green-screen green)."
+            case .redact:
+                "Streams: cover the faces in what is shown and recorded — blur, pixelate or fill (black) — followed between "
+                    + "detections and held half a second after the last (implies faces)."
             case .textEngine:
                 "Text reader: automatic (the default: scene for English and Chinese, tesseract for other languages), "
                     + "scene (PP-OCRv4: signs, labels, screens, pages, tilted lines; English and Chinese) or tesseract (100+ languages). "
@@ -302,6 +311,7 @@ extension AnalysisOptions {
             case .background: ["type": "string", "enum": .array(BackgroundStyle.allCases.map { .string($0.rawValue) })]
             case .blurRadius: ["type": "number", "minimum": 1, "maximum": 200]
             case .backgroundColor: ["type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"]
+            case .redact: ["type": "string", "enum": .array(RedactionStyle.allCases.map { .string($0.rawValue) })]
             case .textEngine: ["type": "string", "enum": .array(RecognizeTextRequest.Engine.allCases.map { .string($0.rawValue) })]
             }
         }
@@ -334,6 +344,7 @@ extension AnalysisOptions {
         background = try values.decodeIfPresent(BackgroundStyle.self, forKey: .background)
         blurRadius = try values.decodeIfPresent(Double.self, forKey: .blurRadius)
         backgroundColor = try values.decodeIfPresent(String.self, forKey: .backgroundColor)
+        redact = try values.decodeIfPresent(RedactionStyle.self, forKey: .redact)
         textEngine = try values.decodeIfPresent(RecognizeTextRequest.Engine.self, forKey: .textEngine)
     }
 
@@ -355,6 +366,7 @@ extension AnalysisOptions {
         try values.encodeIfPresent(background, forKey: .background)
         try values.encodeIfPresent(blurRadius, forKey: .blurRadius)
         try values.encodeIfPresent(backgroundColor, forKey: .backgroundColor)
+        try values.encodeIfPresent(redact, forKey: .redact)
         try values.encodeIfPresent(textEngine, forKey: .textEngine)
     }
 

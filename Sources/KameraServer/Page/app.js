@@ -202,9 +202,10 @@ function dropped() {
 $("reconnect").addEventListener("click", () => { if (!wanted) return; retryDelay = 1000; clearTimeout(retryTimer); connect(); });
 
 // The picture shown: the page's own camera, or the server's frames (a server camera's, or
-// the page's own frames sent back with their background changed by the server).
+// the page's own frames sent back changed by the server: background replaced, faces covered).
+function changedByServer() { const chosen = options(); return !!(chosen.background || chosen.redact); }
 function showSource() {
-  const serverPictures = (wanted && wanted.kind === "server") || (state.connected && !!options().background);
+  const serverPictures = (wanted && wanted.kind === "server") || (state.connected && changedByServer());
   $("video").classList.toggle("hidden", serverPictures);
   $("server-view").classList.toggle("hidden", !serverPictures);
 }
@@ -229,7 +230,7 @@ async function serverMessage(event) {
 
 function browserMessage(event) {
   if (typeof event.data === "string") received(JSON.parse(event.data));
-  else if (options().background) showPicture(event.data);
+  else if (changedByServer()) showPicture(event.data);
 }
 
 function stop() {

@@ -12,7 +12,8 @@ public final class StreamRedactor {
     /// Whether each frame waits for its text detection (files: every frame gets one; a live
     /// camera keeps its pace and takes text as it comes).
     public var waitsForText = true
-    private let scanner: LiveScanner
+    /// Nil when the frames are scanned by the caller (``init(scannedElsewhere:)``).
+    private let scanner: LiveScanner?
     private var timeline: RedactionTimeline
     private let painter: RedactionPainter
     private let rotation: Int
@@ -37,6 +38,20 @@ public final class StreamRedactor {
         painter = RedactionPainter(style: configuration.style)
     }
 
+    /// A redactor for frames the caller scans with a `LiveScanner` of its own (a live view that
+    /// also reports what it sees): ``push(_:scan:at:)`` covers what each scan found, followed
+    /// and held as for files. The configuration's kinds, style, padding, follow, hold and lead
+    /// apply; its detector settings are the caller's scanner's. Upright frames only.
+    /// - Throws: `KameraError.invalidArgument` for a configuration out of range.
+    public init(scannedElsewhere configuration: Redactor.Configuration) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        rotation = 0
+        scanner = nil
+        timeline = try RedactionTimeline(lead: configuration.lead, hold: configuration.hold)
+        painter = RedactionPainter(style: configuration.style)
+    }
+
     /// Tracks seen so far (each face, code, line or person counted once).
     public var trackCount: Int { timeline.trackCount }
 
@@ -44,10 +59,27 @@ public final class StreamRedactor {
     /// `lead` seconds older than it, covered.
     /// - Throws: `invalidArgument` when times go backwards; the detectors' errors.
     public func push(_ frame: PixelBuffer, at time: Double) throws -> [RedactedFrame] {
+        guard let scanner else {
+            throw KameraError.invalidArgument("this redactor covers frames scanned elsewhere: push them with their scan")
+        }
         let turn = QuarterTurn(degrees: rotation, width: frame.width, height: frame.height)
         let upright = turn.turns == 0 ? frame : frame.rotated(byQuarterTurns: turn.turns)
         let scan = try scanner.scan(upright, at: time)
         if waitsForText, configuration.kinds.contains(.text) { scanner.waitForText() }
+        return try cover(frame, scan: scan, turn: turn, at: time)
+    }
+
+    /// Covers `frame`, taken at `time` seconds, by what `scan` (the caller's scanner's, of
+    /// this very frame) found, and returns the frames now ready (with no lead: this one).
+    /// - Throws: `invalidArgument` when times go backwards.
+    public func push(_ frame: PixelBuffer, scan: FrameScan, at time: Double) throws -> [RedactedFrame] {
+        guard time.isFinite, time >= (pending.last?.time ?? -.infinity) else {
+            throw KameraError.invalidArgument("frame times must not go backwards")
+        }
+        return try cover(frame, scan: scan, turn: QuarterTurn(degrees: 0, width: frame.width, height: frame.height), at: time)
+    }
+
+    private func cover(_ frame: PixelBuffer, scan: FrameScan, turn: QuarterTurn, at time: Double) throws -> [RedactedFrame] {
         let found = sightings(in: scan, turn)
         let tracks = timeline.record(found.map(\.sighting), at: time)
         follow(found, tracks: tracks, on: frame, at: time)
@@ -78,7 +110,7 @@ public final class StreamRedactor {
     public func finish() -> [RedactedFrame] {
         let rest = pending.map(paint)
         pending.removeAll()
-        _ = scanner.finish()
+        _ = scanner?.finish()
         return rest
     }
 
