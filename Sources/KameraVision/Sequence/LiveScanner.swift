@@ -49,6 +49,10 @@ public final class LiveScanner {
         public var personSegmentation: GeneratePersonSegmentationRequest?
         /// A body or hand unseen this long (seconds) is lost.
         public var personLostAfter: Double = 0.5
+        /// Full face detection every this many frames, known faces followed between, whatever
+        /// the machine's speed (overrides `frameBudget`): the same frames are scanned on any
+        /// machine, so a file's result does not depend on the CPU it ran on. nil: by the budget.
+        public var detectionEvery: Int?
 
         /// Whether faces are looked for.
         public var detectsFaces: Bool { faceDetection != nil }
@@ -133,6 +137,7 @@ public final class LiveScanner {
     /// per-face look that a detection also pays for each face, without the whole-frame pass,
     /// and a face entering the view is found one frame later.
     public var detectionInterval: Int {
+        if let every = configuration.detectionEvery { return min(30, max(1, every)) }
         guard let budget = configuration.frameBudget, detectionCost > 0 else { return 1 }
         let byCost = min(8, max(1, Int((detectionCost / (budget * 1000 * 0.5)).rounded(.up))))
         return faces.tracks.isEmpty ? byCost : max(2, byCost)
