@@ -184,6 +184,21 @@ import Testing
         }
     }
 
+    @Test func framesScannedByTheCallersOwnScannerAreCoveredAtOnce() throws {
+        let movie = Array(try crossing()[20..<30])
+        let scanner = try LiveScanner()
+        let redactor = try StreamRedactor(scannedElsewhere: Redactor.Configuration(lead: 0))
+        for (i, entry) in movie.enumerated() {
+            let time = Double(i) / 30
+            let out = try redactor.push(entry.frame, scan: try scanner.scan(entry.frame, at: time), at: time)
+            // No lead: each frame comes back as it is pushed, its face covered.
+            #expect(out.count == 1 && out.first?.index == i)
+            if let covered = out.first { #expect(change(entry.frame, covered.pixelBuffer, in: entry.face) > 12, "frame \(i)") }
+        }
+        #expect(throws: KameraError.self) { try redactor.push(movie[0].frame, scan: try scanner.scan(movie[0].frame, at: 1), at: 0.1) }
+        #expect(throws: KameraError.self) { try redactor.push(movie[0].frame, at: 2) }
+    }
+
     @Test func photosCoverEachFaceAndNothingElse() throws {
         let photo = try SampleMedia.photo("messi5.jpg")
         for style in RedactionStyle.allCases {

@@ -20,6 +20,8 @@ public final class StreamRedactor {
     private var pending: [(frame: PixelBuffer, time: Double, index: Int, coverage: PersonCoverage?)] = []
     private var frameCount = 0
     private var lastTextFrame = -Double.infinity
+    /// The newest frame's time (frames must not go back in time).
+    private var lastTime = -Double.infinity
     /// Faces followed by their look, by timeline track: refreshed at each detection, asked
     /// where the face went on the frames its detector misses.
     private var followers: [Int: AppearanceFollower] = [:]
@@ -66,20 +68,19 @@ public final class StreamRedactor {
         let upright = turn.turns == 0 ? frame : frame.rotated(byQuarterTurns: turn.turns)
         let scan = try scanner.scan(upright, at: time)
         if waitsForText, configuration.kinds.contains(.text) { scanner.waitForText() }
-        return try cover(frame, scan: scan, turn: turn, at: time)
+        return cover(frame, scan: scan, turn: turn, at: time)
     }
 
     /// Covers `frame`, taken at `time` seconds, by what `scan` (the caller's scanner's, of
     /// this very frame) found, and returns the frames now ready (with no lead: this one).
     /// - Throws: `invalidArgument` when times go backwards.
     public func push(_ frame: PixelBuffer, scan: FrameScan, at time: Double) throws -> [RedactedFrame] {
-        guard time.isFinite, time >= (pending.last?.time ?? -.infinity) else {
-            throw KameraError.invalidArgument("frame times must not go backwards")
-        }
-        return try cover(frame, scan: scan, turn: QuarterTurn(degrees: 0, width: frame.width, height: frame.height), at: time)
+        guard time.isFinite, time >= lastTime else { throw KameraError.invalidArgument("frame times must not go backwards") }
+        return cover(frame, scan: scan, turn: QuarterTurn(degrees: 0, width: frame.width, height: frame.height), at: time)
     }
 
-    private func cover(_ frame: PixelBuffer, scan: FrameScan, turn: QuarterTurn, at time: Double) throws -> [RedactedFrame] {
+    private func cover(_ frame: PixelBuffer, scan: FrameScan, turn: QuarterTurn, at time: Double) -> [RedactedFrame] {
+        lastTime = time
         let found = sightings(in: scan, turn)
         let tracks = timeline.record(found.map(\.sighting), at: time)
         follow(found, tracks: tracks, on: frame, at: time)
