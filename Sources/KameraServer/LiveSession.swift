@@ -96,7 +96,11 @@ final class LiveSession: @unchecked Sendable {
         if let enforcedRedaction, wanted.redact == nil { wanted.redact = enforcedRedaction }
         if scanner == nil || scannerOptions != wanted {
             // At most one frame per 1/15 s of detection work: following fills the frames between.
-            scanner = try LiveScanner(configuration: wanted.liveConfiguration(frameBudget: 1.0 / 15))
+            var configuration = try wanted.liveConfiguration(frameBudget: 1.0 / 15)
+            // Covering faces, every frame is searched: a face walking in is covered from the
+            // first frame the detector can find it on, not a few frames later.
+            if wanted.redact != nil { configuration.detectionEvery = 1 }
+            scanner = try LiveScanner(configuration: configuration)
             scannerOptions = wanted
         }
         let scan = try scanner!.scan(image, at: time)

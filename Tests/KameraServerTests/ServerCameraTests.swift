@@ -14,7 +14,8 @@ import WSClient
 /// Server cameras (`--camera`) played from a movie of a face and a code moving over a real
 /// photo: the live view, recording every frame at the camera's size and rate (over HTTP and
 /// from the page), the camera going away, shutdown, and cameras that cannot be.
-@Suite(.tier(.endToEnd)) struct ServerCameraTests {
+// One at a time: each test runs a camera analysing frames on the machine's cores.
+@Suite(.tier(.endToEnd), .serialized) struct ServerCameraTests {
     func server(camera: URL, data: URL = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-camera-\(UUID())")) throws
         -> KameraServer
     {
@@ -171,20 +172,20 @@ import WSClient
                 inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
                 try await outbound.write(.text(#"{"faces":true,"barcodes":false}"#))
-                var pictures = 0, reported = 0
-                while pictures < 6 {
+                var pictures: [PixelBuffer] = [], reported = 0
+                while pictures.count < 6 {
                     let message = try await messages.next()
                     if case .binary(let buffer) = message {
-                        let shown = try ImageDecoder.decode(Data(buffer.readableBytesView.dropFirst(4))).pixelBuffer
-                        let found = try await DetectFaceRectanglesRequest().perform(on: shown)
-                        #expect(found.isEmpty, "picture \(pictures): a face is shown")
-                        pictures += 1
+                        pictures.append(try ImageDecoder.decode(Data(buffer.readableBytesView.dropFirst(4))).pixelBuffer)
                     } else if let result = try Self.text(message), (result["faces"] as? [Any])?.isEmpty == false {
                         reported += 1
                     }
                 }
-                #expect(reported >= 3, "the faces are still reported")
                 try await outbound.close(.normalClosure, reason: nil)
+                #expect(reported >= 3, "the faces are still reported")
+                for (index, picture) in pictures.enumerated() {
+                    #expect(try await DetectFaceRectanglesRequest().perform(on: picture).isEmpty, "picture \(index): a face is shown")
+                }
             }
             // A recording made while nobody watches holds covered frames only.
             try await client.execute(uri: "/v1/cameras/0/recording?maxSeconds=60", method: .post) { #expect($0.status == .created) }
