@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import Kamera
+import KameraReports
 
 /// The `kamera` command-line tool.
 @main
@@ -14,4 +16,20 @@ struct KameraCommand: AsyncParsableCommand {
             ServeCommand.self, RedactCommand.self,
         ]
     )
+
+    /// Runs the command line; `kamera serve` first takes its settings from `KAMERA_…`
+    /// environment variables (`ServeEnvironment`) where the command line gives none.
+    static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == ServeCommand.configuration.commandName {
+            do {
+                let given = Array(arguments.dropFirst())
+                arguments = ["serve"] + (try ServeEnvironment.arguments(before: given, environment: ProcessInfo.processInfo.environment)) + given
+            } catch {
+                StandardStreams.error("kamera serve: error: \(error)\n")
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
+        }
+        await main(arguments)
+    }
 }

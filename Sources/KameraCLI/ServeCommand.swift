@@ -12,8 +12,13 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Listens on 127.0.0.1:8080 unless told otherwise and prints the page's address. On any other \
             address --token is required and every request must carry it (Authorization: Bearer TOKEN, \
-            or open /login?token=TOKEN once in the browser). The API is described at /openapi.json. \
-            Stops on Ctrl-C or SIGTERM.
+            or open /login?token=TOKEN once in the browser). The API is described at /openapi.json; \
+            /healthz and /readyz are the probes (no token needed), /metrics the Prometheus metrics. \
+            Stops on Ctrl-C or SIGTERM, after draining requests in flight (--drain-timeout).
+
+            Every option can also come from the environment, for containers: --some-name is \
+            KAMERA_SOME_NAME (KAMERA_PORT=9000, KAMERA_DATA=/var/lib/kamera; comma-separated for \
+            --camera and --allow-origin). The command line wins over the environment.
             """
     )
 
@@ -96,6 +101,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Stop recording when the data disk has fewer free megabytes (default 256).")
     var minFreeMb = 256
 
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: "Seconds a stop (SIGTERM) may take to finish requests in flight and recordings before the server exits anyway (default 25).")
+    var drainTimeout = 25.0
+
+    @Option(name: .long, help: ArgumentHelp("Log lines as text or JSON objects (default text).", valueName: "text|json"))
+    var logFormat: LogFormat = .text
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Least severe log entries written; info logs a line per request (default info).",
+            valueName: "trace|debug|info|notice|warning|error|critical"))
+    var logLevel: LogLevelArgument = .info
+
     func validate() throws {
         // Ranges first: the products and shifts below must not overflow.
         guard (1...4096).contains(maxBody) else { throw ValidationError("--max-body must be 1…4096 megabytes") }
@@ -109,12 +129,14 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--max-record-mb must be 1…10000000, --min-free-mb 0…10000000")
         }
         guard (1...100_000).contains(maxConnections) else { throw ValidationError("--max-connections must be 1…100000") }
+        guard drainTimeout >= 0, drainTimeout <= 3600 else { throw ValidationError("--drain-timeout must be 0…3600 seconds") }
         guard (1...1_000_000).contains(memoryBudget) else { throw ValidationError("--memory-budget must be 1…1000000 megabytes") }
         if token != nil, tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
         try CommandFailure.validating { try serverConfiguration().validate() }
     }
 
-    /// The token from --token, --token-file or KAMERA_TOKEN, in that order.
+    /// The token from --token or --token-file (KAMERA_TOKEN and KAMERA_TOKEN_FILE arrive as
+    /// those flags, `ServeEnvironment`).
     func accessToken() throws -> String? {
         if let token { return token }
         if let tokenFile {
@@ -123,7 +145,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             return text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         }
-        return ProcessInfo.processInfo.environment["KAMERA_TOKEN"]
+        return nil
     }
 
     func serverConfiguration() throws -> ServerConfiguration {
@@ -140,6 +162,9 @@ struct ServeCommand: AsyncParsableCommand {
             cameras: camera)
         configuration.allowedOrigins = allowOrigin
         configuration.cameraPrivacy = privacy
+        configuration.drainTimeout = drainTimeout
+        configuration.logFormat = logFormat
+        configuration.logLevel = logLevel.level
         return configuration
     }
 

@@ -6,8 +6,9 @@ import Kamera
 /// rules for HTTP requests (`AccessMiddleware`) and WebSocket upgrades (`FrontDoor`, which must
 /// decide before Hummingbird's upgrade handler, whose refusals are always 400).
 ///
-/// - **Token**: when the server has one, every request but `/login` presents it (bearer header
-///   or the cookie `/login` sets), compared in constant time.
+/// - **Token**: when the server has one, every request but `/login` and the probes (`/healthz`,
+///   `/readyz`: a Kubernetes probe or a balancer's health check carries no token) presents it
+///   (bearer header or the cookie `/login` sets), compared in constant time.
 /// - **Host** (DNS rebinding): a server on loopback answers only to loopback names
 ///   (`localhost`, `127.x.x.x`, `[::1]`) and the hosts of `--allow-origin`; a page on
 ///   `evil.example` that re-points its name at 127.0.0.1 gets 403.
@@ -18,6 +19,9 @@ import Kamera
 ///   recording; tools such as curl send none and are unaffected.
 struct AccessPolicy: Sendable {
     static let cookieName = "kamera_token"
+    /// Paths answered without the token: the login itself and the probes, which tell no more
+    /// than whether the instance is up and ready.
+    static let openPaths: Set<String> = ["/login", "/healthz", "/readyz"]
 
     var token: String?
     /// Origins besides the server's own, as `scheme://host[:port]`, lower-cased.
@@ -56,7 +60,7 @@ struct AccessPolicy: Sendable {
                     hint: "only the server's own page may use it; start it with --allow-origin \(origin.prefix(80)) to allow that page")
             }
         }
-        if let token, path != "/login", !presented(token: token, header: header) {
+        if let token, !Self.openPaths.contains(path), !presented(token: token, header: header) {
             return APIError(
                 .unauthorized, code: .unauthorized, message: "this server needs its access token",
                 hint: "send Authorization: Bearer TOKEN, or open /login?token=TOKEN in the browser")

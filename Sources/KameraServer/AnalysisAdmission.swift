@@ -16,9 +16,13 @@ final class AnalysisAdmission: Sendable {
 
     let slots: Int
     private let state = Mutex(State())
+    private let metrics: ServerMetrics?
 
-    init(slots: Int) {
+    /// - Parameter metrics: where the queue's depth, the analyses running and each one's wait
+    ///   for its turn are counted.
+    init(slots: Int, metrics: ServerMetrics? = nil) {
         self.slots = slots
+        self.metrics = metrics
     }
 
     /// Slots taken now.
@@ -26,14 +30,17 @@ final class AnalysisAdmission: Sendable {
 
     /// Runs `work` on an analysis thread, or returns nil at once when every slot is taken.
     func runIfFree<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T? {
+        let enqueued = ContinuousClock.now
         guard acquire() else { return nil }
         defer { release() }
-        return try await AnalysisExecutor.run(work)
+        return try await execute(work, since: enqueued)
     }
 
     /// Runs `work` on an analysis thread once a slot is free, after the callers that were
     /// waiting before it.
     func runInTurn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let enqueued = ContinuousClock.now
+        metrics?.analysesWaiting.increment()
         if !acquire() {
             await withCheckedContinuation { continuation in
                 // The slot may have been freed between the two locks: take it, or queue.
@@ -49,7 +56,7 @@ final class AnalysisAdmission: Sendable {
             }
         }
         defer { release() }
-        return try await AnalysisExecutor.run(work)
+        return try await execute(work, since: enqueued, counted: true)
     }
 
     /// Runs `work` on an analysis thread; throws `APIError.busy` when every slot is taken and
@@ -57,6 +64,7 @@ final class AnalysisAdmission: Sendable {
     /// cannot be interrupted: it keeps its slot until it ends, so the server does not take on
     /// more than it can do.
     func run<T: Sendable>(timeout: Double, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let enqueued = ContinuousClock.now
         guard acquire() else { throw APIError.busy() }
         let outcome = FirstOutcome<T>()
         return try await withCheckedThrowingContinuation { continuation in
@@ -66,11 +74,27 @@ final class AnalysisAdmission: Sendable {
                 outcome.resolve(.failure(APIError.timedOut(after: timeout)))
             }
             Task {
-                let result = await Result(catching: { try await AnalysisExecutor.run(work) })
+                let result = await Result(catching: { try await self.execute(work, since: enqueued) })
                 self.release()
                 timer.cancel()
                 outcome.resolve(result)
             }
+        }
+    }
+
+    /// `work` on an analysis thread, counted: waiting from `enqueued` (already counted as
+    /// waiting when `counted`) until a thread takes it, then running.
+    private func execute<T: Sendable>(
+        _ work: @escaping @Sendable () throws -> T, since enqueued: ContinuousClock.Instant, counted: Bool = false
+    ) async throws -> T {
+        guard let metrics else { return try await AnalysisExecutor.run(work) }
+        if !counted { metrics.analysesWaiting.increment() }
+        return try await AnalysisExecutor.run {
+            metrics.analysesWaiting.decrement()
+            metrics.analysesRunning.increment()
+            metrics.analysisStarted(after: ContinuousClock.now - enqueued)
+            defer { metrics.analysesRunning.decrement() }
+            return try work()
         }
     }
 

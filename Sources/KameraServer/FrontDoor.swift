@@ -45,20 +45,23 @@ final class FrontDoor: ChannelInboundHandler, RemovableChannelHandler {
     private let limits: RequestLimits
     private let policy: AccessPolicy
     private let occupancy: Occupancy
+    private let metrics: ServerMetrics?
     private var head = ByteBuffer()
     private var passing = false
     private var frames: WebSocketFrameWatch?
     private var counted = false
     private var deadline: Scheduled<Void>?
 
-    init(limits: RequestLimits, policy: AccessPolicy, occupancy: Occupancy) {
+    init(limits: RequestLimits, policy: AccessPolicy, occupancy: Occupancy, metrics: ServerMetrics? = nil) {
         self.limits = limits
         self.policy = policy
         self.occupancy = occupancy
+        self.metrics = metrics
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         guard occupancy.enter(limit: limits.maximumConnections) else {
+            metrics?.unavailable(code: KameraError.Code.busy.rawValue)
             refuse(
                 context, 503, "Service Unavailable",
                 APIError.busy(reason: "the server has as many connections open as it allows (\(limits.maximumConnections))"))

@@ -7,6 +7,7 @@ import Kamera
 import KameraReports
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// `kamera serve`: the HTTP API (`/v1/detect`, `/v1/generate`), the live WebSocket
 /// (`/v1/live`) and the web page, on Hummingbird 2. Detection and encoding run on Kamera's
@@ -17,35 +18,51 @@ public struct KameraServer: Sendable {
     let services: ServerServices
     let cameras: [ServerCamera]
     let occupancy = FrontDoor.Occupancy()
+    let lifecycle = ServerLifecycle()
 
     /// Checks the configuration (a public address needs a token; each camera exists and
     /// captures video) and prepares the server.
     public init(configuration: ServerConfiguration) throws {
         try configuration.validate()
         self.configuration = configuration
-        let admission = AnalysisAdmission(slots: configuration.limits.analysisSlots)
+        let metrics = ServerMetrics()
+        let admission = AnalysisAdmission(slots: configuration.limits.analysisSlots, metrics: metrics)
         let library = try ResultsLibrary(directory: configuration.dataDirectory)
-        var logger = Logger(label: "kamera.serve")
-        logger.logLevel = .notice
+        let (format, level) = (configuration.logFormat, configuration.logLevel)
+        let logger = Logger(label: "kamera.serve") { label in ServerLogHandler(label: label, format: format, logLevel: level) }
         let services = ServerServices(
             admission: admission, limits: configuration.limits, recordingLimits: configuration.recordingLimits,
-            budget: MemoryBudget(capacity: configuration.limits.memoryBudget), library: library, logger: logger)
+            budget: MemoryBudget(capacity: configuration.limits.memoryBudget), library: library, logger: logger, metrics: metrics)
         cameras = try configuration.cameras.enumerated().map { index, path in
             try ServerCamera(index: index, path: path, services: services, privacy: configuration.cameraPrivacy)
         }
         self.services = services
     }
 
-    /// Runs until SIGINT or SIGTERM; `onListening` gets the port once the server accepts
-    /// connections (the chosen one when the configuration's port is 0).
+    /// Runs until SIGINT or SIGTERM, then drains (`ServerConfiguration.drainTimeout`);
+    /// `onListening` gets the port once the server accepts connections (the chosen one when the
+    /// configuration's port is 0). The models load meanwhile (`/readyz` says when).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         HeapTrimming.configure()
         let trimming = Task { await HeapTrimming.run() }
         defer { trimming.cancel() }
         try await services.library.finishInterruptedRecordings()
-        try await makeApplication(onListening: onListening).runService()
-        // Stopped (SIGINT/SIGTERM): a camera recording in progress is finished, not cut off.
+        let warming = Task { [lifecycle, services] in await lifecycle.warmUp(metrics: services.metrics) }
+        defer { warming.cancel() }
+        var group = ServiceGroupConfiguration(
+            services: [
+                .init(service: makeApplication(onListening: onListening)),
+                .init(
+                    service: DrainWatch(lifecycle: lifecycle, timeout: configuration.drainTimeout, logger: services.logger),
+                    successTerminationBehavior: .ignore),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: services.logger)
+        // Past the drain, what is still running is cancelled (a live socket, a slow upload).
+        group.maximumGracefulShutdownDuration = .milliseconds(Int64(configuration.drainTimeout * 1000))
+        try await ServiceGroup(configuration: group).run()
+        // Stopped: a camera recording in progress is finished, not cut off.
         for camera in cameras { await camera.shutDown() }
+        services.logger.notice("stopped")
     }
 
     /// Who may use the server: its token, its own origin and `allowedOrigins`, and on
@@ -59,6 +76,7 @@ public struct KameraServer: Sendable {
         let router = makeRouter()
         let limits = configuration.limits, policy = accessPolicy, occupancy = occupancy
         let webSocketResponder = router.buildResponder()
+        let metrics = services.metrics
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: HTTP1Channel.Configuration(idleTimeout: .milliseconds(Int64(limits.idleTimeout * 1000))),
             // A frame is one camera picture (browsers send a message as one frame).
@@ -67,7 +85,7 @@ public struct KameraServer: Sendable {
             GuardedChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
-                makeFrontDoor: { FrontDoor(limits: limits, policy: policy, occupancy: occupancy) })
+                makeFrontDoor: { FrontDoor(limits: limits, policy: policy, occupancy: occupancy, metrics: metrics) })
         }
         return Application(
             router: router,
@@ -79,6 +97,8 @@ public struct KameraServer: Sendable {
 
     package func makeRouter() -> Router<BasicWebSocketRequestContext> {
         let router = Router(context: BasicWebSocketRequestContext.self)
+        // Outermost: refusals by the access policy are counted and logged too.
+        router.middlewares.add(RequestTelemetryMiddleware(metrics: services.metrics, logger: services.logger))
         router.middlewares.add(AccessMiddleware(policy: accessPolicy))
         let (admission, library, budget) = (services.admission, services.library, services.budget)
         let detect = DetectRoute(services: services)
@@ -119,6 +139,19 @@ public struct KameraServer: Sendable {
                 analysisSlots: admission.slots, analysesRunning: admission.inUse, connections: occupancy.open,
                 memoryBudgetBytes: budget.capacity, memoryInUseBytes: budget.inUse)
             return JSONResponse.make(try JSONValueEncoder.encode(health).compact() + "\n")
+        }
+        let (lifecycle, metrics, minimumFree) = (lifecycle, services.metrics, configuration.recordingLimits.minimumFreeDiskSpace)
+        router.get("/readyz") { _, _ in
+            let readiness = Readiness(
+                lifecycle: lifecycle, libraryOpen: await library.isReadable(), freeDiskBytes: Readiness.freeBytes(at: library.directory),
+                minimumFreeDiskBytes: minimumFree)
+            return JSONResponse.make(
+                try JSONValueEncoder.encode(readiness).compact() + "\n", status: readiness.ready ? .ok : .serviceUnavailable)
+        }
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
         router.get("/openapi.json") { _, _ in JSONResponse.make(OpenAPIDocument.json) }
         let token = configuration.token

@@ -57,14 +57,21 @@ final class LiveSession: @unchecked Sendable {
     /// take turns when the server is saturated, `AnalysisAdmission.runInTurn`), and hands each
     /// result to `deliver`; what appeared goes into the results library. Returns when the
     /// queue finishes. `wanted` is asked before each frame (a camera nobody watches skips them).
+    /// The session counts as live in the server's metrics meanwhile, with its frames.
     /// - Throws: what `deliver` throws (the client went away).
     func run(
-        _ queue: LiveFrameQueue, admission: AnalysisAdmission, library: ResultsLibrary, logger: Logger, previews: Bool = false,
+        _ queue: LiveFrameQueue, services: ServerServices, previews: Bool = false,
         wanted: @escaping @Sendable () -> Bool = { true }, deliver: @Sendable (Delivery) async throws -> Void
     ) async throws {
+        let (admission, library, logger, metrics) = (services.admission, services.library, services.logger, services.metrics)
+        metrics.liveSessions.increment()
+        defer { metrics.liveSessions.decrement() }
+        var droppedCounted = 0
         for await frame in queue.frames {
             guard wanted() else { continue }
             let dropped = queue.dropped
+            metrics.liveFrames(analysed: false, count: dropped - droppedCounted)
+            droppedCounted = dropped
             let analysed: (Delivery, LiveSightings)
             do {
                 analysed = try await admission.runInTurn { try self.analyse(frame, dropped: dropped, preview: previews) }
@@ -72,6 +79,7 @@ final class LiveSession: @unchecked Sendable {
                 try await deliver(.failure(id: frame.id, APIError(error)))
                 continue
             }
+            metrics.liveFrames(analysed: true)
             try await deliver(analysed.0)
             if !analysed.1.isEmpty { await library.noteLogging(analysed.1, session: id, logger: logger) }
         }

@@ -21,17 +21,17 @@ struct LiveSocket: Sendable {
     let services: ServerServices
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let (admission, limits, library, logger) = (services.admission, services.limits, services.library, services.logger)
+        let (limits, library, logger, services) = (services.limits, services.library, services.logger, services)
         // A recording that ends is announced to the page (while it is still there).
         let recording = RecordingController(
             source: "browser", label: "this connection", stopHint: #"send {"record":"stop"} first"#, library: library,
-            logger: logger
+            logger: logger, metrics: services.metrics
         ) { end in try? await outbound.write(.text(try LiveMessage.ended(end.entry, reason: end.reason).text())) }
         let session = LiveSession(recording: recording, recordsFrames: true, maximumPixelCount: limits.maximumPixelCount)
         let queue = LiveFrameQueue()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await session.run(queue, admission: admission, library: library, logger: logger) { delivery in
+                try await session.run(queue, services: services) { delivery in
                     switch delivery {
                     case .result(let id, let message, let jpeg):
                         // The frame comes back only when the server changed it (its background).

@@ -40,6 +40,7 @@ final class RecordingController: Sendable {
     private let stopHint: String
     private let library: ResultsLibrary
     private let logger: Logger
+    private let metrics: ServerMetrics?
     private let onEnd: @Sendable (End) async -> Void
     private let state = Mutex(State())
     private let writer = Mutex<RecordingWriter?>(nil)
@@ -48,13 +49,15 @@ final class RecordingController: Sendable {
     ///   - source: what is recorded, as the entry lists it (`browser`, a camera's path).
     ///   - label: the source in error messages ("camera 0").
     ///   - stopHint: how a client stops a recording, for the `alreadyRecording` error.
+    ///   - metrics: where recordings count as active, and their bytes.
     ///   - onEnd: called once for every recording that ends, after its entry is complete.
     init(
-        source: String, label: String, stopHint: String, library: ResultsLibrary, logger: Logger,
+        source: String, label: String, stopHint: String, library: ResultsLibrary, logger: Logger, metrics: ServerMetrics? = nil,
         onEnd: @escaping @Sendable (End) async -> Void
     ) {
         (self.source, self.label, self.stopHint, self.library, self.logger, self.onEnd) =
             (source, label, stopHint, library, logger, onEnd)
+        self.metrics = metrics
     }
 
     /// Whether a recording was asked for and has not ended.
@@ -129,7 +132,7 @@ final class RecordingController: Sendable {
         let (finished, seconds) = writer.withLock { current -> (FinishedRecording?, Double) in
             if current?.id != request.id {
                 current = RecordingWriter(
-                    id: request.id, url: request.url, limits: request.limits, frameRate: frameRate, logger: logger)
+                    id: request.id, url: request.url, limits: request.limits, frameRate: frameRate, logger: logger, metrics: metrics)
             }
             guard let recording = current else { return (nil, 0) }
             let finished = stop ? recording.finish(.finished) : recording.append(frame, at: time)

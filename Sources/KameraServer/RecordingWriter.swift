@@ -13,11 +13,16 @@ final class RecordingWriter {
     private let limits: RecordingLimits
     private let frameRate: Double
     private let logger: Logger
+    private let metrics: ServerMetrics?
     private var recorder: MovieRecorder?
     private(set) var ended = false
+    /// Bytes of the movie already added to `metrics`.
+    private var bytesCounted: Int64 = 0
 
-    init(id: String, url: URL, limits: RecordingLimits, frameRate: Double, logger: Logger) {
+    /// - Parameter metrics: where the recording counts as active while open, and its bytes.
+    init(id: String, url: URL, limits: RecordingLimits, frameRate: Double, logger: Logger, metrics: ServerMetrics? = nil) {
         (self.id, self.url, self.limits, self.frameRate, self.logger) = (id, url, limits, frameRate, logger)
+        self.metrics = metrics
     }
 
     /// Seconds recorded so far.
@@ -34,6 +39,7 @@ final class RecordingWriter {
                 maximumFileSize: limits.maximumFileSize, minimumFreeDiskSpace: limits.minimumFreeDiskSpace)
             do {
                 recorder = try MovieRecorder(url: url, settings: settings)
+                metrics?.recordingsActive.increment()
             } catch let error as KameraError {
                 return end(after: error)
             } catch {
@@ -44,8 +50,9 @@ final class RecordingWriter {
         do {
             let even = frame.width == recorder.settings.width && frame.height == recorder.settings.height
             let picture = even ? frame : frame.croppedToEven(width: recorder.settings.width, height: recorder.settings.height)
-            if try recorder.append(picture, at: time) { return nil }
-            return finish(nil)
+            let goesOn = try recorder.append(picture, at: time)
+            countBytes()
+            return goesOn ? nil : finish(nil)
         } catch let error as KameraError {
             return end(after: error)
         } catch {
@@ -56,6 +63,7 @@ final class RecordingWriter {
     /// Ends the recording now, as `reason` (nil: the recorder's own, `finished` for a stop).
     func finish(_ reason: RecordingEndReason?) -> FinishedRecording {
         ended = true
+        defer { closed() }
         guard let recorder else {
             return FinishedRecording(id: id, outcome: .nothing, reason: reason ?? .finished)
         }
@@ -77,6 +85,7 @@ final class RecordingWriter {
     /// A failed write (or a failure to open): logged, the movie closed as it is.
     private func end(after error: KameraError) -> FinishedRecording {
         ended = true
+        defer { closed() }
         let reason: RecordingEndReason = error.code == .diskFull ? .diskFull : .writeFailed
         logger.error("recording \(id) ended: \(error.reason)", metadata: ["code": "\(error.code)"])
         guard let recorder, let summary = recorder.conclude(after: error) else {
@@ -85,5 +94,23 @@ final class RecordingWriter {
         }
         return FinishedRecording(
             id: id, outcome: .recorded(width: recorder.settings.width, height: recorder.settings.height, summary: summary), reason: reason)
+    }
+
+    /// Adds what the movie grew by since the last count (`size`: the recorder's count while
+    /// it is open, the file's once it is closed).
+    private func countBytes(size: Int64? = nil) {
+        guard let metrics, let size = size ?? recorder?.recordedFileSize, size > bytesCounted else { return }
+        metrics.recordingWrote(bytes: size - bytesCounted)
+        bytesCounted = size
+    }
+
+    /// The recording is over: its last bytes (the index written at the end) counted, no
+    /// longer active.
+    private func closed() {
+        guard recorder != nil, metrics != nil else { return }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        countBytes(size: (attributes?[.size] as? NSNumber)?.int64Value ?? 0)
+        metrics?.recordingsActive.decrement()
+        recorder = nil
     }
 }

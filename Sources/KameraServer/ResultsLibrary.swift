@@ -96,6 +96,11 @@ final class ResultsLibrary: Sendable {
 
     // MARK: Recordings
 
+    /// Whether the database answers a read (for `/readyz`).
+    func isReadable() async -> Bool {
+        (try? await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }) == 1
+    }
+
     func movieURL(_ entry: RecordingEntry) -> URL { recordingsDirectory.appendingPathComponent(entry.movieName) }
     func thumbnailURL(_ entry: RecordingEntry) -> URL { recordingsDirectory.appendingPathComponent(entry.thumbnailName) }
 

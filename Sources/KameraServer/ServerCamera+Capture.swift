@@ -70,7 +70,7 @@ extension ServerCamera {
     /// a recording needs its background changed), and sends it with its result to every watcher.
     private func analyse(_ queue: LiveFrameQueue) async {
         let (watchers, session, recording) = (watchers, session, recording)
-        try? await session.run(queue, admission: services.admission, library: services.library, logger: services.logger, previews: true) {
+        try? await session.run(queue, services: services, previews: true) {
             !watchers.isEmpty || (session.changesPicture && recording.isRecording)
         } deliver: { delivery in
             switch delivery {

@@ -60,7 +60,7 @@ final class ServerCamera: Sendable {
         let watchers = watchers
         recording = RecordingController(
             source: path, label: "camera \(index)", stopHint: "DELETE /v1/cameras/\(index)/recording stops it",
-            library: services.library, logger: services.logger
+            library: services.library, logger: services.logger, metrics: services.metrics
         ) { end in watchers.broadcast(.notice(LiveMessage.ended(end.entry, reason: end.reason))) }
         session = LiveSession(recording: recording, recordsFrames: false, maximumPixelCount: .max, enforcedRedaction: privacy)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Kamera
+import Logging
 
 /// Where `kamera serve` listens, who may use it and how much work it accepts.
 public struct ServerConfiguration: Sendable {
@@ -24,6 +25,15 @@ public struct ServerConfiguration: Sendable {
     /// the first frame (`--privacy`); a page may change the style, not turn it off. Nil: pages
     /// choose (`redact` in the live options).
     public var cameraPrivacy: RedactionStyle?
+    /// Seconds a stop (SIGTERM, SIGINT) may take: the server stops accepting connections,
+    /// `/readyz` answers 503, requests in flight finish, live sockets are closed and recordings
+    /// concluded; past this, what is still running is cut off and the server exits anyway.
+    /// Kubernetes waits 30 s (`terminationGracePeriodSeconds`) before it kills a pod.
+    public var drainTimeout: Double = 25
+    /// How the log is written (`--log-format`).
+    public var logFormat: LogFormat = .text
+    /// The least severe log entries written: `info` logs a line per request.
+    public var logLevel: Logger.Level = .info
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
@@ -67,6 +77,9 @@ public struct ServerConfiguration: Sendable {
         guard isLoopback || token != nil else {
             throw KameraError.invalidArgument(
                 "refusing to listen on \(host) without --token: anyone who can reach it could use the server")
+        }
+        guard drainTimeout >= 0, drainTimeout <= 3600 else {
+            throw KameraError.invalidArgument("the drain timeout \(drainTimeout) s is not 0…3600 seconds")
         }
         try limits.validate()
         try recordingLimits.validate()

@@ -1,7 +1,8 @@
 import Logging
 
 /// What the routes, live sockets and cameras of one server share: the analysis slots, the
-/// request and recording limits, the memory budget, the results library and the log.
+/// request and recording limits, the memory budget, the results library, the log and the
+/// metrics.
 struct ServerServices: Sendable {
     let admission: AnalysisAdmission
     let limits: RequestLimits
@@ -9,4 +10,5 @@ struct ServerServices: Sendable {
     let budget: MemoryBudget
     let library: ResultsLibrary
     let logger: Logger
+    let metrics: ServerMetrics
 }
