@@ -50,6 +50,8 @@ final class FrontDoor: ChannelInboundHandler, RemovableChannelHandler {
     private var passing = false
     private var frames: WebSocketFrameWatch?
     private var counted = false
+    /// Over `limits.maximumConnections` when it arrived: answered 503 and closed.
+    private var overLimit = false
     private var deadline: Scheduled<Void>?
 
     init(limits: RequestLimits, policy: AccessPolicy, occupancy: Occupancy, metrics: ServerMetrics? = nil) {
@@ -62,9 +64,10 @@ final class FrontDoor: ChannelInboundHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         guard occupancy.enter(limit: limits.maximumConnections) else {
             metrics?.unavailable(code: KameraError.Code.busy.rawValue)
-            refuse(
-                context, 503, "Service Unavailable",
-                APIError.busy(reason: "the server has as many connections open as it allows (\(limits.maximumConnections))"))
+            overLimit = true
+            // A new connection's handlers are added before it is active, when nothing can be
+            // written to it yet: the 503 goes out once it is.
+            if context.channel.isActive { refuseOverLimit(context) }
             return
         }
         counted = true
@@ -81,6 +84,17 @@ final class FrontDoor: ChannelInboundHandler, RemovableChannelHandler {
                         message: "the request head did not arrive within \(limits.headerTimeout.formatted()) s", hint: "send it at once"))
             }
         }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if overLimit, !passing { refuseOverLimit(context) }
+        context.fireChannelActive()
+    }
+
+    private func refuseOverLimit(_ context: ChannelHandlerContext) {
+        refuse(
+            context, 503, "Service Unavailable",
+            APIError.busy(reason: "the server has as many connections open as it allows (\(limits.maximumConnections))"))
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
