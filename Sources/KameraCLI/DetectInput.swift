@@ -56,9 +56,11 @@ enum DetectInput: Sendable {
 
 extension DetectInput {
     /// Image files (by extension) below `directory`, recursively, sorted by path. Hidden files
-    /// and folders are skipped; links to files count, links to folders are not followed (no cycles).
+    /// and folders are skipped; links to files count, links to folders below it are not followed
+    /// (no cycles). `directory` itself may be a link (a cluster's `photos -> /shared/photos`).
     static func imageFiles(under directory: String) throws -> [String] {
-        let root = URL(fileURLWithPath: directory)
+        // Foundation's walker lists nothing under a root that is a symbolic link: walk its target.
+        let root = URL(fileURLWithPath: directory).resolvingSymlinksInPath()
         guard
             let walker = FileManager.default.enumerator(
                 at: root, includingPropertiesForKeys: nil,

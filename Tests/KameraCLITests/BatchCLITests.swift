@@ -74,6 +74,19 @@ import Testing
         #expect(listed.stdout == run.stdout)
     }
 
+    @Test("A folder given as a link to the photos (photos -> /shared/photos on a cluster) is walked, paths spelled as given")
+    func aLinkedFolderIsWalked() throws {
+        let corpus = try corpus()
+        let link = dir.appendingPathComponent("linked")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: corpus.root)
+        let direct = try kamera(["detect", "--format", "jsonl", corpus.root])
+        let linked = try kamera(["detect", "--format", "jsonl", link.path])
+        let results = try lines(linked.stdout)
+        #expect(results.count == corpus.expected.count)
+        #expect(results.map { $0["input"] as? String } == corpus.expected.map { link.path + $0.path.dropFirst(corpus.root.count) })
+        #expect(linked.stdout == direct.stdout.replacingOccurrences(of: corpus.root, with: link.path))
+    }
+
     @Test func jobsKeepInputOrderUnlessUnordered() throws {
         let corpus = try corpus()
         let one = try kamera(["detect", "--format", "jsonl", "--jobs", "1", corpus.root])
