@@ -27,6 +27,8 @@ DEBIAN_PACKAGES=(
     chromium chromium-driver                    # kamera serve: the page tested in a real browser
     nodejs                                      # kamera serve: the page's script syntax-checked
     python3-pip                                 # benchmark peers (bench/ only)
+    nginx-light                                 # scale-out: two kamera serve behind a balancer (tests, bench)
+    slurmctld slurmd slurm-client munge parallel  # scale-out: the README's Slurm array and parallel line, tested
 )
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do
