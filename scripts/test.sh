@@ -48,4 +48,6 @@ if [ $# -eq 0 ]; then
     bash scripts/browser-test.sh "$ROOT/.build-test/release/kamera"
     # The server attacked as an attacker and an operator would (issue #32).
     bash scripts/security-test.sh "$ROOT/.build-test/release/kamera"
+    # Scale-out on real engines: the README's Slurm array and parallel line, a fleet behind nginx.
+    bash scripts/scale-test.sh "$ROOT/.build-test/release/kamera"
 fi
