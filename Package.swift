@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "KameraCLITests",
             dependencies: [
-                "Kamera", "KameraTestMedia", "KameraTestTiers",
+                "Kamera", "KameraCLI", "KameraTestMedia", "KameraTestTiers",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             // What `kamera detect` printed before the edge was rebuilt, read by GoldenDetectTests.
