@@ -11,7 +11,7 @@ from fleet import Balancer, Instance, Load, cleanup, workspace  # noqa: E402
 
 kamera, photo_path = os.path.abspath(sys.argv[1]), sys.argv[2]
 seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 20
-clients = int(sys.argv[4]) if len(sys.argv) > 4 else 8
+clients = int(sys.argv[4]) if len(sys.argv) > 4 else 4
 photo = open(photo_path, "rb").read()
 
 

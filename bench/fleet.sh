@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A fleet of `kamera serve` behind nginx against one instance direct (issue #38): photos a
-# second on /v1/detect?faces, 8 clients, same photo and run. Usage: bench/fleet.sh [SECONDS]
+# second on /v1/detect?faces, 4 clients (below the default 6 analysis slots, so none is told to
+# retry), same photo and run. Usage: bench/fleet.sh [SECONDS]
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

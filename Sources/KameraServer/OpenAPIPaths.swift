@@ -156,7 +156,29 @@ extension OpenAPIDocument {
             stored("/v1/face-tracks", "faceTracks", "FaceTrack", "Faces followed in live sessions: when each ID appeared and was lost"),
             (
                 "/healthz",
-                ["get": ["summary": "Liveness and load", "responses": ["200": json("the server's load", OpenAPISchemas.ref("Health"))]]]
+                ["get": ["summary": "Liveness and load (no token needed)", "security": [[:]], "responses": ["200": json("the server's load", OpenAPISchemas.ref("Health"))]]]
+            ),
+            (
+                "/readyz",
+                [
+                    "get": [
+                        "summary": "Readiness for traffic: models loaded, library readable, disk above the minimum, not draining (no token needed)",
+                        "security": [[:]],
+                        "responses": [
+                            "200": json("ready", OpenAPISchemas.ref("Readiness")),
+                            "503": json("not ready, with the reasons", OpenAPISchemas.ref("Readiness")),
+                        ],
+                    ]
+                ]
+            ),
+            (
+                "/metrics",
+                [
+                    "get": [
+                        "summary": "Prometheus metrics (text format 0.0.4): requests, latency, 503s, analysis queue, live sessions, recordings, model loads",
+                        "responses": ["200": ["description": "Prometheus text exposition", "content": ["text/plain": [:]]], "401": unauthorized],
+                    ]
+                ]
             ),
             (
                 "/openapi.json",

@@ -33,7 +33,7 @@ enum OpenAPISchemas {
         [
             ("Error", error), ("Box", box), ("Barcode", barcode), ("Face", face), ("TextLine", textLine), ("Rectangle", rectangle),
             ("DetectResults", detectResults), ("AnalysisOptions", analysisOptions), ("Recording", recording), ("Code", code),
-            ("Photo", photo), ("FaceTrack", faceTrack), ("Camera", camera), ("Health", health), ("GenerateOrder", generateOrder),
+            ("Photo", photo), ("FaceTrack", faceTrack), ("Camera", camera), ("Health", health), ("Readiness", readiness), ("GenerateOrder", generateOrder),
             ("PersonMask", personMask), ("BodyPose", bodyPose), ("HandPose", handPose),
         ]
     }
@@ -207,6 +207,14 @@ enum OpenAPISchemas {
                 ("status", enumeration(["ok"])), ("analysisSlots", integer), ("analysesRunning", integer), ("connections", integer),
                 ("memoryBudgetBytes", integer), ("memoryInUseBytes", integer),
             ], required: ["status", "analysisSlots", "analysesRunning", "connections", "memoryBudgetBytes", "memoryInUseBytes"])
+    }
+
+    static var readiness: JSONValue {
+        object(
+            [
+                ("ready", boolean), ("modelsLoaded", boolean), ("libraryOpen", boolean), ("freeDiskBytes", integer),
+                ("minimumFreeDiskBytes", integer), ("draining", boolean), ("problems", ["type": "array", "items": string]),
+            ], required: ["ready", "modelsLoaded", "libraryOpen", "minimumFreeDiskBytes", "draining", "problems"])
     }
 
     static var generateOrder: JSONValue {

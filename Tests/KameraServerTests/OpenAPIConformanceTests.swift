@@ -128,6 +128,11 @@ import Testing
                     checked.append((path, Data(buffer: response.body), path))
                 }
             }
+            // Not ready here (nothing warmed the models), and the body says why, in its schema.
+            try await client.execute(uri: "/readyz", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                checked.append(("/readyz", Data(buffer: response.body), "Readiness"))
+            }
             // The photos analysed above are listed, newest first: the first one is second.
             try await client.execute(uri: "/v1/photos?limit=1&offset=1", method: .get) { response in
                 let body = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
@@ -136,7 +141,7 @@ import Testing
             }
             return checked
         }
-        #expect(checked.count == 10)
+        #expect(checked.count == 11)
         for (name, body, schema) in checked {
             let value = try JSONSerialization.jsonObject(with: body)
             let problems = checker.problems(

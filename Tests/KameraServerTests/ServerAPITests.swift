@@ -129,11 +129,11 @@ import Testing
         }
     }
 
-    @Test("With a token every request needs it (bearer or the /login cookie); without one the server is open")
+    @Test("With a token every request but the probes needs it (bearer or the /login cookie); without one the server is open")
     func authentication() async throws {
         let image = try ServerTestMedia.jpeg(try ServerTestMedia.frame(0))
         _ = try await server(token: Self.token).makeApplication().test(.router) { client in
-            for uri in ["/", "/healthz", "/openapi.json", "/app.js"] {
+            for uri in ["/", "/metrics", "/openapi.json", "/app.js"] {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status == .unauthorized, "\(uri)")
                     let code = try errorCode(response)
@@ -143,9 +143,11 @@ import Testing
             try await client.execute(uri: "/v1/detect", method: .post, body: ByteBuffer(bytes: image)) {
                 #expect($0.status == .unauthorized)
             }
-            try await client.execute(uri: "/healthz", method: .get, headers: [.authorization: "Bearer wrong-token-0123456789"]) {
+            try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer wrong-token-0123456789"]) {
                 #expect($0.status == .unauthorized)
             }
+            // The probes answer without it (a Kubernetes probe carries none).
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
             try await client.execute(
                 uri: "/v1/detect", method: .post, headers: [.authorization: "Bearer \(Self.token)"], body: ByteBuffer(bytes: image)
             ) {

@@ -32,7 +32,7 @@ ROUTES = [
     ("POST", "/v1/detect"), ("POST", "/v1/generate"), ("GET", "/v1/cameras"), ("POST", "/v1/cameras/0/recording"),
     ("DELETE", "/v1/cameras/0/recording"), ("GET", "/v1/recordings"), ("GET", "/v1/recordings/X/movie"),
     ("GET", "/v1/recordings/X/thumbnail"), ("DELETE", "/v1/recordings/X"), ("GET", "/v1/codes"), ("GET", "/v1/photos"),
-    ("GET", "/v1/face-tracks"), ("GET", "/healthz"), ("GET", "/openapi.json"), ("GET", "/login"), ("GET", "/"),
+    ("GET", "/v1/face-tracks"), ("GET", "/healthz"), ("GET", "/readyz"), ("GET", "/metrics"), ("GET", "/openapi.json"), ("GET", "/login"), ("GET", "/"),
     ("GET", "/app.js"), ("GET", "/style.css"), ("GET", "/favicon.svg"),
 ]
 KEYS = [
