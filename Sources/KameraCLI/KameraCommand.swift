@@ -24,7 +24,8 @@ struct KameraCommand: AsyncParsableCommand {
         if arguments.first == ServeCommand.configuration.commandName {
             do {
                 let given = Array(arguments.dropFirst())
-                arguments = ["serve"] + (try ServeEnvironment.arguments(before: given, environment: ProcessInfo.processInfo.environment)) + given
+                arguments =
+                    ["serve"] + (try ServeEnvironment.arguments(before: given, environment: ProcessInfo.processInfo.environment)) + given
             } catch {
                 StandardStreams.error("kamera serve: error: \(error)\n")
                 Foundation.exit(ExitCode.validationFailure.rawValue)

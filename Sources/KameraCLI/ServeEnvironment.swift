@@ -21,7 +21,8 @@ enum ServeEnvironment {
         ("idle-timeout", .number), ("data", .text), ("camera", .list), ("privacy", .choice(["blur", "pixelate", "fill"])),
         ("max-body", .integer), ("max-megapixels", .integer), ("timeout", .number), ("slots", .integer),
         ("max-record-seconds", .number), ("max-record-mb", .integer), ("min-free-mb", .integer), ("drain-timeout", .number),
-        ("log-format", .choice(["text", "json"])), ("log-level", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"])),
+        ("log-format", .choice(["text", "json"])),
+        ("log-level", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"])),
     ]
 
     /// Flags of which only one may be given: a variable of the group is not used when the
@@ -37,10 +38,11 @@ enum ServeEnvironment {
     /// - Throws: `ValidationError`-style `ServeEnvironment.Failure` naming the variable whose
     ///   value is not of its kind.
     static func arguments(before given: [String], environment: [String: String]) throws -> [String] {
-        let named = Set(given.compactMap { argument -> String? in
-            guard argument.hasPrefix("--") else { return nil }
-            return String(argument.dropFirst(2).prefix { $0 != "=" })
-        })
+        let named = Set(
+            given.compactMap { argument -> String? in
+                guard argument.hasPrefix("--") else { return nil }
+                return String(argument.dropFirst(2).prefix { $0 != "=" })
+            })
         var added: [String] = []
         for (flag, kind) in flags {
             let name = variable(for: flag)

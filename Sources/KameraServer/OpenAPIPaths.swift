@@ -156,13 +156,19 @@ extension OpenAPIDocument {
             stored("/v1/face-tracks", "faceTracks", "FaceTrack", "Faces followed in live sessions: when each ID appeared and was lost"),
             (
                 "/healthz",
-                ["get": ["summary": "Liveness and load (no token needed)", "security": [[:]], "responses": ["200": json("the server's load", OpenAPISchemas.ref("Health"))]]]
+                [
+                    "get": [
+                        "summary": "Liveness and load (no token needed)", "security": [[:]],
+                        "responses": ["200": json("the server's load", OpenAPISchemas.ref("Health"))],
+                    ]
+                ]
             ),
             (
                 "/readyz",
                 [
                     "get": [
-                        "summary": "Readiness for traffic: models loaded, library readable, disk above the minimum, not draining (no token needed)",
+                        "summary":
+                            "Readiness for traffic: models loaded, library readable, disk above the minimum, not draining (no token needed)",
                         "security": [[:]],
                         "responses": [
                             "200": json("ready", OpenAPISchemas.ref("Readiness")),
@@ -175,8 +181,11 @@ extension OpenAPIDocument {
                 "/metrics",
                 [
                     "get": [
-                        "summary": "Prometheus metrics (text format 0.0.4): requests, latency, 503s, analysis queue, live sessions, recordings, model loads",
-                        "responses": ["200": ["description": "Prometheus text exposition", "content": ["text/plain": [:]]], "401": unauthorized],
+                        "summary":
+                            "Prometheus metrics (text format 0.0.4): requests, latency, 503s, analysis queue, live sessions, recordings, model loads",
+                        "responses": [
+                            "200": ["description": "Prometheus text exposition", "content": ["text/plain": [:]]], "401": unauthorized,
+                        ],
                     ]
                 ]
             ),

@@ -33,7 +33,8 @@ enum OpenAPISchemas {
         [
             ("Error", error), ("Box", box), ("Barcode", barcode), ("Face", face), ("TextLine", textLine), ("Rectangle", rectangle),
             ("DetectResults", detectResults), ("AnalysisOptions", analysisOptions), ("Recording", recording), ("Code", code),
-            ("Photo", photo), ("FaceTrack", faceTrack), ("Camera", camera), ("Health", health), ("Readiness", readiness), ("GenerateOrder", generateOrder),
+            ("Photo", photo), ("FaceTrack", faceTrack), ("Camera", camera), ("Health", health), ("Readiness", readiness),
+            ("GenerateOrder", generateOrder),
             ("PersonMask", personMask), ("BodyPose", bodyPose), ("HandPose", handPose),
         ]
     }

@@ -30,20 +30,21 @@ final class ServerLifecycle: Sendable {
 
     /// Loads `warmedModels` from `store` on an analysis thread, timing each into `metrics`.
     func warmUp(store: ModelStore = .default, metrics: ServerMetrics) async {
-        let problems = (try? await AnalysisExecutor.run {
-            Self.warmedModels.compactMap { model -> String? in
-                let began = ContinuousClock.now
-                do {
-                    _ = try store.sessions(model)
-                    metrics.modelLoaded(model.fileName, seconds: (ContinuousClock.now - began) / .seconds(1))
-                    return nil
-                } catch let error as KameraError {
-                    return "\(model.fileName): \(error.reason) (\(error.hint))"
-                } catch {
-                    return "\(model.fileName): \(error)"
+        let problems =
+            (try? await AnalysisExecutor.run {
+                Self.warmedModels.compactMap { model -> String? in
+                    let began = ContinuousClock.now
+                    do {
+                        _ = try store.sessions(model)
+                        metrics.modelLoaded(model.fileName, seconds: (ContinuousClock.now - began) / .seconds(1))
+                        return nil
+                    } catch let error as KameraError {
+                        return "\(model.fileName): \(error.reason) (\(error.hint))"
+                    } catch {
+                        return "\(model.fileName): \(error)"
+                    }
                 }
-            }
-        }) ?? []
+            }) ?? []
         state.withLock { ($0.modelsLoaded, $0.modelProblems) = (true, problems) }
     }
 }

@@ -26,7 +26,8 @@ import Testing
 
     @Test("A token from the environment gives way to either token flag; a bad value names its variable")
     func exclusiveAndBadValues() throws {
-        let withFile = try ServeEnvironment.arguments(before: ["--token-file", "/run/secret"], environment: ["KAMERA_TOKEN": "0123456789abcdef"])
+        let withFile = try ServeEnvironment.arguments(
+            before: ["--token-file", "/run/secret"], environment: ["KAMERA_TOKEN": "0123456789abcdef"])
         #expect(withFile.isEmpty)
         for (variable, value, expected) in [
             ("KAMERA_PORT", "eighty", "a whole number"), ("KAMERA_TIMEOUT", "nan", "a number"),
@@ -51,7 +52,9 @@ import Testing
             })
         #expect(options.count >= 20)
         #expect(options == Set(ServeEnvironment.flags.map(\.flag)))
-        let known = Set(ServeEnvironment.flags.map { ServeEnvironment.variable(for: $0.flag) }).union(["KAMERA_MODELS", "KAMERA_CACHE", "KAMERA_SOME_NAME"])
+        let known = Set(ServeEnvironment.flags.map { ServeEnvironment.variable(for: $0.flag) }).union([
+            "KAMERA_MODELS", "KAMERA_CACHE", "KAMERA_SOME_NAME",
+        ])
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         for file in ["docs/deploy/kubernetes.yaml", "docs/deploy/kamera.service"] {
             let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)

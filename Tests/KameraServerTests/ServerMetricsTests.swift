@@ -61,7 +61,8 @@ import WSClient
             }
             // Photos: one analysed (200), one refused (415); a request ID given is echoed, none given gets one.
             try await client.execute(
-                uri: "/v1/detect?faces", method: .post, headers: [HTTPField.Name("X-Request-ID")!: "trace-42"], body: ByteBuffer(bytes: photo)
+                uri: "/v1/detect?faces", method: .post, headers: [HTTPField.Name("X-Request-ID")!: "trace-42"],
+                body: ByteBuffer(bytes: photo)
             ) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[HTTPField.Name("X-Request-ID")!] == "trace-42")
@@ -74,7 +75,9 @@ import WSClient
             try await client.ws("/v1/live", configuration: WebSocketClientConfiguration(maxFrameSize: 1 << 22)) { inbound, outbound, _ in
                 var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
                 try await outbound.write(.text(#"{"record":"start","maxSeconds":60}"#))
-                for (index, frame) in frames.enumerated() { try await outbound.write(.binary(LiveSocketTests.message(UInt32(index), frame))) }
+                for (index, frame) in frames.enumerated() {
+                    try await outbound.write(.binary(LiveSocketTests.message(UInt32(index), frame)))
+                }
                 var answered = 0
                 while answered < frames.count {
                     if case .text = try await messages.next() { answered += 1 }
@@ -124,7 +127,8 @@ import WSClient
         let token = "metrics-token-0123456789"
         let server = try KameraServer(
             configuration: ServerConfiguration(
-                port: 0, token: token, dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("kamera-metrics-\(UUID())")))
+                port: 0, token: token,
+                dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("kamera-metrics-\(UUID())")))
         _ = try await server.makeApplication().test(.router) { client in
             try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer \(token)"]) { response in
                 #expect(response.status == .ok)
