@@ -53,7 +53,12 @@ def main():
         # The balancer's request ID reaches the instance's log.
         status, headers, _ = request(balancer.port, "POST", "/v1/detect", body=photo)
         rid = headers.get("X-Request-ID", "")
-        logged = [line for instance in (a, b) for line in instance.log_lines() if line.get("request_id") == rid]
+        # The line is written once the answer has gone out: a moment after the client has it.
+        for _ in range(40):
+            logged = [line for instance in (a, b) for line in instance.log_lines() if line.get("request_id") == rid]
+            if logged:
+                break
+            time.sleep(0.05)
         check(status == 200 and len(rid) == 32 and len(logged) == 1 and logged[0].get("route") == "/v1/detect"
               and logged[0].get("status") == 200, f"nginx's request ID {rid} is echoed and logged once as JSON ({logged[:1]})")
 
@@ -79,6 +84,12 @@ def main():
 
         # SIGTERM drains instance b: a request whose body is still arriving is answered, new
         # connections are refused, the balancer serves from a, and b exits 0 in time.
+        live = socket.create_connection(("127.0.0.1", b.port))
+        live.sendall(b"GET /v1/live HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        live.settimeout(10)
+        upgraded = live.recv(4096)
+        check(upgraded.startswith(b"HTTP/1.1 101"), f"a live socket is open on the instance to drain ({upgraded[:20]!r})")
         slow = socket.create_connection(("127.0.0.1", b.port))
         slow.sendall(b"POST /v1/detect HTTP/1.1\r\nHost: localhost\r\nContent-Type: image/jpeg\r\n"
                      + f"Content-Length: {len(photo)}\r\n\r\n".encode() + photo[: len(photo) // 2])
@@ -95,6 +106,12 @@ def main():
         during = Load(balancer.port, photo, clients=2, count=10).start().join()
         check(all(status == 200 for _, status, _ in during) and served_by(during, a) == 10,
               f"meanwhile the balancer serves everything from the other ({[o[1] for o in during]})")
+        try:
+            closing = live.recv(16)
+        except OSError:
+            closing = b""
+        live.close()
+        check(closing[:1] == b"\x88", f"the live socket is closed with a close frame, not cut ({closing[:4]!r})")
         slow.sendall(photo[len(photo) // 2:])
         answer = b""
         slow.settimeout(20)

@@ -47,6 +47,7 @@ class Cluster:
     def __init__(self, root):
         self.root = root
         self.processes = []
+        self.started_munged = False
         host = socket.gethostname().split(".")[0]
         cpus = os.cpu_count() or 2
         conf = os.path.join(root, "slurm.conf")
@@ -86,6 +87,7 @@ PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP
             # --force: as root, and with a log folder Debian's package leaves to root.
             self.munged = subprocess.run(["munged", "--force"], capture_output=True, text=True)
             check(self.munged.returncode == 0, f"munged starts ({self.munged.stderr.strip()[:200]})")
+            self.started_munged = self.munged.returncode == 0
         for daemon in (["slurmctld", "-D", "-f", conf], ["slurmd", "-D", "-f", conf]):
             log = open(os.path.join(root, daemon[0] + ".out"), "w")
             self.processes.append(subprocess.Popen(daemon, stdout=log, stderr=subprocess.STDOUT, env=self.env))
@@ -120,6 +122,8 @@ PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 process.kill()
+        if self.started_munged:
+            subprocess.run(["pkill", "-x", "munged"], capture_output=True)
 
 
 def shard_lines(work):
