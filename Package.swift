@@ -37,8 +37,10 @@ let package = Package(
         .systemLibrary(
             name: "COpenCVEngine", pkgConfig: "kamera-opencv",
             providers: [.apt(["libopencv-dev", "libopencv-contrib-dev"])]),
+        // FFmpeg's headers only: the libraries are opened when a movie is first read or written
+        // (CFFmpegLoader), not linked, so commands that touch no movie start without them.
         .systemLibrary(
-            name: "CFFmpeg", pkgConfig: "libavformat",
+            name: "CFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavdevice-dev"])]),
         // Headers only (no pkgConfig: it would link libtesseract, which Kamera dlopens).
         .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev"])]),
@@ -65,7 +67,8 @@ let package = Package(
         .target(name: "KameraImageIO", dependencies: ["KameraCore", "CTurboJPEG", "CPNG", "CWebP"]),
         .target(name: "KameraVision", dependencies: ["KameraCore", "KameraNN", "CZXing", "CGeometry", "CTesseract"]),
         .target(name: "KameraNN", dependencies: ["KameraCore", "CKameraNNKernels"]),
-        .target(name: "KameraMedia", dependencies: ["KameraCore", "CFFmpeg"]),
+        .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg"]),
+        .target(name: "KameraMedia", dependencies: ["KameraCore", "CFFmpeg", "CFFmpegLoader"]),
         .target(name: "KameraRender", dependencies: ["KameraCore", "KameraVision", "CFreeType"]),
         .target(name: "Kamera", dependencies: ["KameraCore", "KameraImageIO", "KameraMedia", "KameraNN", "KameraVision", "KameraRender"]),
         // The `kamera` command (the product's name); the module is KameraCLI so that no two

@@ -46,7 +46,7 @@ public final class MovieReader {
     /// `inputFormat` forces an FFmpeg demuxer or device ("video4linux2"), `options` are the
     /// demuxer's or device's options (`video_size`, `input_format`, `framerate`, …).
     public init(path: String, outputFormat: PixelFormat = .rgb8, inputFormat: String? = nil, options: [String: String] = [:]) throws {
-        _ = FFmpegSetup.once
+        if inputFormat == nil { try FFmpegSetup.load() } else { try FFmpegSetup.loadDevices() }
         source = path
         self.outputFormat = outputFormat
         // FFmpeg's protocols (`pipe:0` is standard input, `https://…`) are not files.

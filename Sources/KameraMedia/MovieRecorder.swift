@@ -65,9 +65,9 @@ public final class MovieRecorder {
     ///   file cannot be created; `unsupportedFormat` when the container cannot hold the
     ///   source's audio codec as it is.
     public init(url: URL? = nil, settings: RecordingSettings, audioSource: String? = nil) throws {
+        try FFmpegSetup.load()
         try settings.validate()
         if let url { try Self.validateContainer(of: url) }
-        _ = FFmpegSetup.once
         self.settings = settings
         self.url = try url ?? Self.defaultURL()
         let path = self.url.path
