@@ -352,8 +352,6 @@ public final class MovieRecorder {
 
     /// Free bytes on the volume holding `url`.
     static func freeSpace(at url: URL) -> Int64? {
-        var info = statvfs()
-        guard statvfs(url.deletingLastPathComponent().path, &info) == 0 else { return nil }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
+        FreeDiskSpace.bytes(onVolumeOf: url.deletingLastPathComponent().path)
     }
 }

@@ -143,7 +143,8 @@ public struct KameraServer: Sendable {
         let (lifecycle, metrics, minimumFree) = (lifecycle, services.metrics, configuration.recordingLimits.minimumFreeDiskSpace)
         router.get("/readyz") { _, _ in
             let readiness = Readiness(
-                lifecycle: lifecycle, libraryOpen: await library.isReadable(), freeDiskBytes: Readiness.freeBytes(at: library.directory),
+                lifecycle: lifecycle, libraryOpen: await library.isReadable(),
+                freeDiskBytes: FreeDiskSpace.bytes(onVolumeOf: library.directory.path),
                 minimumFreeDiskBytes: minimumFree)
             return JSONResponse.make(
                 try JSONValueEncoder.encode(readiness).compact() + "\n", status: readiness.ready ? .ok : .serviceUnavailable)

@@ -29,12 +29,4 @@ struct Readiness: Encodable, Sendable {
         (ready, modelsLoaded, self.libraryOpen, self.freeDiskBytes) = (problems.isEmpty, models.loaded, libraryOpen, freeDiskBytes)
         (self.minimumFreeDiskBytes, draining, self.problems) = (minimumFreeDiskBytes, lifecycle.isDraining, problems)
     }
-
-    /// Free bytes on the volume holding `directory`.
-    static func freeBytes(at directory: URL) -> Int64? {
-        var info = statvfs()
-        guard statvfs(directory.path, &info) == 0 else { return nil }
-        let (bytes, overflow) = Int64(info.f_bavail).multipliedReportingOverflow(by: Int64(info.f_frsize))
-        return overflow ? .max : bytes
-    }
 }
