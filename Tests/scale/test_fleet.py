@@ -134,8 +134,21 @@ def main():
         c = Instance(KAMERA, root, "c", max_connections=2).start()
         parts.append(c)
         check(c.wait_ready(), "a third instance with KAMERA_MAX_CONNECTIONS=2 is ready")
-        held = [socket.create_connection(("127.0.0.1", c.port)) for _ in range(2)]
-        time.sleep(0.2)
+        # Each held connection is answered once (kept alive), so both are surely counted by the
+        # server before the third arrives: without that, which of three fresh connections gets
+        # the 503 depends on the order the server accepts them in.
+        held = []
+        for _ in range(2):
+            connection = socket.create_connection(("127.0.0.1", c.port), timeout=10)
+            connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            reply = b""
+            while b"\r\n\r\n" not in reply:
+                chunk = connection.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+            check(reply.startswith(b"HTTP/1.1 200"), f"a connection under the limit is served and kept open ({reply[:20]!r})")
+            held.append(connection)
         extra = socket.create_connection(("127.0.0.1", c.port))
         extra.settimeout(5)
         refusal = extra.recv(200)
