@@ -69,7 +69,9 @@ struct TrackCommand: ParsableCommand {
     }
 
     private func track(path: String, until interrupt: InterruptFlag) throws {
-        let reader = try MovieReader(path: path)
+        // Tracking reads luma only: without an annotated movie to draw in colour, the decoder's
+        // own luma plane is all that is converted (no RGB frame, no second conversion to gray).
+        let reader = try MovieReader(path: path, outputFormat: annotate == nil ? .gray8 : .rgb8)
         let start = try parsedBox()
         let lines = try EventLines(path: events)
         var recorder: MovieRecorder?

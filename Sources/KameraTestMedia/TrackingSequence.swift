@@ -51,17 +51,18 @@ public struct TrackingSequence: Sendable {
     public var target: Target
 
     /// Sequence `seed`: `frameCount` frames of `video` (a file in ``SampleMedia``, looped)
-    /// resized to `width`×`height`.
+    /// resized to `width`×`height`, the object cut from one of `photos` (sample photos; the
+    /// background photos when nil) and `targetWidth` of the frame's width wide at its middle size.
     public static func make(
         video: String, target: Target, challenge: Challenge, seed: UInt64, frameCount: Int = 120, width: Int = 640,
-        height: Int = 480
+        height: Int = 480, photos: [String]? = nil, targetWidth: ClosedRange<Double> = 0.18...0.26
     ) throws -> TrackingSequence {
         var random = SeededRandom(seed: seed)
         func uniform(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &random) }
-        let texture = try objectTexture(target, random: &random)
+        let texture = try objectTexture(target, photos: photos ?? SampleMedia.availableBackgrounds(), random: &random)
         let aspect = Double(texture.height) / Double(texture.width)
         let (w, h) = (Double(width), Double(height))
-        let baseWidth = uniform(0.18...0.26) * w
+        let baseWidth = uniform(targetWidth) * w
         let start = PixelPoint(x: uniform(0.3...0.7) * w, y: uniform(0.35...0.65) * h)
         let (ax, ay) = (uniform(0.12...0.22) * w, uniform(0.1...0.18) * h)
         let (fx, fy, phase) = (uniform(0.6...1.0), uniform(0.8...1.3), uniform(0...(2 * Double.pi)))
@@ -117,8 +118,8 @@ public struct TrackingSequence: Sendable {
     }
 
     /// The object's picture: a crop of a real photo, or a card (photo with a printed band).
-    private static func objectTexture(_ target: Target, random: inout SeededRandom) throws -> PixelBuffer {
-        let photos = SampleMedia.availableBackgrounds()
+    private static func objectTexture(_ target: Target, photos: [String], random: inout SeededRandom) throws -> PixelBuffer {
+        guard !photos.isEmpty else { throw KameraError.invalidArgument("no photos to cut the tracked object from") }
         let photo = try SampleMedia.photo(photos[Int.random(in: 0..<photos.count, using: &random)]).pixelBuffer.converted(to: .rgb8)
         switch target {
         case .photo:

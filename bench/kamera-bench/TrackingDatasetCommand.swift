@@ -15,6 +15,14 @@ struct TrackingDatasetCommand: ParsableCommand {
     @Option(help: "Frames per sequence.")
     var frames = 120
 
+    @Flag(
+        help: """
+            The held-out variant: other videos (tree.avi, Megamind_bugy.avi), other photos for the \
+            objects, other seeds, 960×540 frames and objects 10–30 % of the width (made before \
+            measuring; never used to tune).
+            """)
+    var heldOut = false
+
     struct Sequence: Codable {
         var file: String
         var video: String
@@ -27,17 +35,26 @@ struct TrackingDatasetCommand: ParsableCommand {
     }
 
     static let videos = ["vtest.avi", "Megamind.avi"]
+    static let heldOutVideos = ["tree.avi", "Megamind_bugy.avi"]
+    /// opencv-doc photos that are not among the background photos the tuning set cuts from.
+    static let heldOutPhotos = [
+        "aero1.jpg", "butterfly.jpg", "HappyFish.jpg", "graf1.png", "leuvenA.jpg", "squirrel_cls.jpg", "rubberwhale1.png",
+        "ela_original.jpg", "box_in_scene.png", "stuff.jpg",
+    ]
 
     func run() throws {
         let directory = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var written: [Sequence] = []
         var index = 0
-        for video in Self.videos {
+        let (width, height) = heldOut ? (960, 540) : (640, 480)
+        for video in heldOut ? Self.heldOutVideos : Self.videos {
             for target in TrackingSequence.Target.allCases {
                 for challenge in TrackingSequence.Challenge.allCases {
                     let sequence = try TrackingSequence.make(
-                        video: video, target: target, challenge: challenge, seed: UInt64(3000 + index), frameCount: frames)
+                        video: video, target: target, challenge: challenge, seed: UInt64((heldOut ? 9000 : 3000) + index),
+                        frameCount: frames, width: width, height: height, photos: heldOut ? Self.heldOutPhotos : nil,
+                        targetWidth: heldOut ? 0.10...0.30 : 0.18...0.26)
                     let name = String(format: "track_%02d.mp4", index)
                     let first = sequence.frames[0].image
                     // Near-lossless, so every reader decodes the same pixels the truth describes.
