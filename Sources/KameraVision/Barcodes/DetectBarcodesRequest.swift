@@ -58,10 +58,32 @@ public struct DetectBarcodesRequest: ImageRequest {
             // add-on twice (scan lines that crossed the add-on and lines that did not).
             var found = BarcodeCollection()
             found.add(try base.read(original))
-            return found.observations
+            let whole = withoutEmbeddedReads(found.observations, in: context)
+            guard effort == .balanced else { return whole }
+            return try withAddOns(whole, in: context, base: base)
         case .thorough:
-            return try thorough(context.grayscale, base: base)
+            return try withAddOns(withoutEmbeddedReads(try thorough(context.grayscale, base: base), in: context), in: context, base: base)
         }
+    }
+
+    /// Drops UPC-E and EAN-8 reads cut out of a longer symbol's bars (`EmbeddedSymbolCheck`).
+    private func withoutEmbeddedReads(_ observations: [BarcodeObservation], in context: ImageAnalysisContext) -> [BarcodeObservation] {
+        guard observations.contains(where: { EmbeddedSymbolCheck.shortSymbols.contains($0.symbology) }) else { return observations }
+        return observations.filter { !EmbeddedSymbolCheck.isEmbedded($0, in: context.grayscale) }
+    }
+
+    /// EAN/UPC numbers read without an add-on get a second look for one (`AddOnSearch`), when
+    /// add-ons are asked for.
+    private func withAddOns(
+        _ observations: [BarcodeObservation], in context: ImageAnalysisContext, base: BarcodeReaderPass
+    ) throws -> [BarcodeObservation] {
+        guard base.eanAddOn != .ignore else { return observations }
+        var completed = observations
+        for index in completed.indices where AddOnSearch.carriers.contains(completed[index].symbology) {
+            guard completed[index].supplementalPayloadString == nil else { continue }
+            completed[index].supplementalPayloadString = try AddOnSearch.addOn(for: completed[index], in: context.grayscale, pass: base)
+        }
+        return completed
     }
 }
 

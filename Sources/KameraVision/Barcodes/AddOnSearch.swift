@@ -1,0 +1,94 @@
+import Foundation
+import KameraCore
+
+/// A second look for the EAN-2/EAN-5 add-on of an EAN/UPC number that was read without one.
+///
+/// zxing-cpp reads an add-on only on a scan line that crosses the main symbol and then the
+/// add-on. On a code turned a few degrees from the axis, or tilted so its bars shorten towards
+/// one end, the lines that cross the main symbol run off the add-on's bars: the number is read
+/// and the add-on — a book's price, a magazine's issue — is silently missing. Here the code's
+/// surroundings in its reading direction are cut out, turned upright to the code's own angle
+/// (and 2° either side), and read again requiring an add-on. An add-on is taken only for the
+/// same number, and as zxing-cpp reports it: agreed by at least two scan lines (its
+/// `minLineCount`), two or five digits.
+enum AddOnSearch {
+    /// The symbologies that can carry an add-on.
+    static let carriers: Set<BarcodeSymbology> = [.ean13, .upca, .upce, .ean8]
+
+    /// The add-on printed beside `observation`, if a fresh read of its surroundings finds one.
+    /// - Parameters:
+    ///   - observation: an EAN/UPC number read without an add-on.
+    ///   - gray: the image it was read in.
+    ///   - pass: the settings it was read with (formats and add-on mode are replaced).
+    /// - Throws: the barcode engine's errors.
+    static func addOn(for observation: BarcodeObservation, in gray: PixelBuffer, pass: BarcodeReaderPass) throws -> String? {
+        guard carriers.contains(observation.symbology), observation.supplementalPayloadString == nil else { return nil }
+        let corners = observation.pixelCorners
+        // zxing-cpp's scan-line outline runs from the code's start (top-left) to its end
+        // (top-right) in reading direction, whatever the code's turn.
+        let start = midpoint(corners.topLeft, corners.bottomLeft), end = midpoint(corners.topRight, corners.bottomRight)
+        let dx = end.x - start.x, dy = end.y - start.y
+        let length = (dx * dx + dy * dy).squareRoot()
+        guard length >= 16 else { return nil }
+        let angle = atan2(dy, dx) * 180 / .pi
+        // An add-on starts 7–12 modules after the main symbol and is 20 (EAN-2) or 47 (EAN-5)
+        // modules long: at most 0.62 of an EAN-13's 95 modules, 0.88 of an EAN-8's 67 and
+        // 1.16 of a UPC-E's 51. The crop reaches that far beyond the end, a quiet zone before
+        // the start, and the bars' height either side of the line.
+        let reach: Double = observation.symbology == .upce ? 1.3 : (observation.symbology == .ean8 ? 1.0 : 0.75)
+        let unit = PixelPoint(x: dx / length, y: dy / length)
+        let far = PixelPoint(x: end.x + unit.x * length * reach, y: end.y + unit.y * length * reach)
+        let near = PixelPoint(x: start.x - unit.x * length * 0.15, y: start.y - unit.y * length * 0.15)
+        let half = length * 0.35
+        let box = PixelRect(
+            x: min(near.x, far.x) - half, y: min(near.y, far.y) - half, width: abs(far.x - near.x) + 2 * half,
+            height: abs(far.y - near.y) + 2 * half)
+        // Most codes carry no add-on: a read is spent only where bars go on beyond the end.
+        // The scan line is the row zxing-cpp read along, not necessarily square to the bars
+        // (a turned, sheared code is read along a slant): the look beyond fans out ±20°.
+        let module = length / Double(modules(observation.symbology))
+        let contrast = ScanLineProfile(gray, from: start, to: end, step: module / 3, across: 2).contrast
+        let from = PixelPoint(x: end.x + unit.x * module * 3, y: end.y + unit.y * module * 3)
+        let edgesBeyond = stride(from: -20.0, through: 20.0, by: 5.0).map { degrees -> Int in
+            let (c, s) = (cos(degrees * .pi / 180), sin(degrees * .pi / 180))
+            let span = length * reach
+            let to = PixelPoint(x: from.x + (unit.x * c - unit.y * s) * span, y: from.y + (unit.x * s + unit.y * c) * span)
+            return ScanLineProfile(gray, from: from, to: to, step: module / 3, across: 2).edges(threshold: 0.3 * contrast)
+        }
+        guard (edgesBeyond.max() ?? 0) >= minimumAddOnEdges else { return nil }
+        guard let region = box.intersection(gray.bounds), region.width >= 16, region.height >= 16 else { return nil }
+        let crop = gray.cropped(to: region)
+        var search = pass
+        search.formats = observation.symbology.readerNames.joined(separator: ",")
+        search.eanAddOn = .require
+        search.tryRotate = false  // the crop is turned upright here
+        search.tryInvert = false
+        search.tryDownscale = false  // the crop is the code's size already
+        search.maxSymbols = 0
+        for turn in [angle, angle + 2, angle - 2] {
+            let upright = abs(turn) < 0.5 ? crop : crop.rotated(byDegrees: -turn, fill: observation.isInverted ? 0 : 255).buffer
+            let reads = try search.read(observation.isInverted ? upright.inverted() : upright)
+            if let match = reads.first(where: { $0.payloadData == observation.payloadData && $0.supplementalPayloadString != nil }) {
+                return match.supplementalPayloadString
+            }
+        }
+        return nil
+    }
+
+    /// Bar edges an EAN-2, the shorter add-on, crosses at the least (its guard and two
+    /// digits: 1011 then 01 between digits of two bars each), with room for blur merging a few.
+    static let minimumAddOnEdges = 8
+
+    /// Modules from the start guard to the end guard.
+    private static func modules(_ symbology: BarcodeSymbology) -> Int {
+        switch symbology {
+        case .ean8: 67
+        case .upce: 51
+        default: 95
+        }
+    }
+
+    private static func midpoint(_ a: PixelPoint, _ b: PixelPoint) -> PixelPoint {
+        PixelPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+    }
+}
