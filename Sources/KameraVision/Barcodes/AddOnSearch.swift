@@ -75,8 +75,9 @@ enum AddOnSearch {
         return nil
     }
 
-    /// Bar edges an EAN-2, the shorter add-on, crosses at the least (its guard and two
-    /// digits: 1011 then 01 between digits of two bars each), with room for blur merging a few.
+    /// Turns of brightness (`ScanLineProfile.edges`) beyond a number that may be an add-on: an
+    /// EAN-2, the shorter one, has six bars (guard 1011, two digits of two bars, with 01
+    /// between) and so about eleven turns; blur merging a few leaves at least eight.
     static let minimumAddOnEdges = 8
 
     /// Modules from the start guard to the end guard.

@@ -11,8 +11,9 @@ import KameraCore
 enum EmbeddedSymbolCheck {
     /// The short symbologies that fit inside longer ones.
     static let shortSymbols: Set<BarcodeSymbology> = [.upce, .ean8]
-    /// Bar edges within the quiet zone that mark bars going on: one bar (looked for only on
-    /// lines that cross the read's own bars, where a printed code has nothing beside it).
+    /// Turns of brightness (`ScanLineProfile.edges`) within the quiet zone that mark bars going
+    /// on: a bar and the start of the next, or a bar between two light gaps. Looked for only on
+    /// lines that cross the read's own bars, where a printed code has nothing beside it.
     static let edgesInQuietZone = 2
 
     /// True when `observation` is a short EAN/UPC whose bars continue past either end in `gray`.

@@ -32,8 +32,9 @@ struct ScanLineProfile {
     /// The difference between the brightest and the darkest sample (0 when empty).
     var contrast: Double { (values.max() ?? 0) - (values.min() ?? 0) }
 
-    /// Bar edges crossed: turns from darkening to brightening or back, each by more than
-    /// `threshold`, so noise and blur below it count as no edge.
+    /// Bar edges crossed, counted as turns from darkening to brightening or back, each by more
+    /// than `threshold` (noise and blur below it count as none). The first edge is not a turn:
+    /// a bar between two light gaps is one turn, so n bars give 2n − 1.
     func edges(threshold: Double) -> Int {
         guard var extreme = values.first else { return 0 }
         var rising: Bool?
