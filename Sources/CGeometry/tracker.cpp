@@ -168,6 +168,31 @@ struct kgeo_tracker {
         }
     }
 
+    /// Pyramidal Lucas–Kanade flow of `points` (frame pixels) from `previous` to `gray`, and of
+    /// where they went back again (for the forward–backward check).
+    void flowBothWays(const cv::Mat &gray, const cv::Rect &box, std::vector<cv::Point2f> &points, std::vector<cv::Point2f> &next,
+                      std::vector<cv::Point2f> &back, std::vector<uchar> &status, std::vector<uchar> &backStatus) const {
+        // Flow is followed in a region round the target, not the whole frame: its margin is over
+        // the largest motion a 3-level pyramid follows (about the window × 2³ / 2 ≈ 70 px), and
+        // both frames' pyramids are built once for the forward and the backward pass.
+        const int margin = std::max(kFlowMargin, std::max(box.width, box.height) / 2);
+        const cv::Rect region =
+            cv::Rect(box.x - margin, box.y - margin, box.width + 2 * margin, box.height + 2 * margin) & cv::Rect(0, 0, gray.cols, gray.rows);
+        const cv::Point2f shift(static_cast<float>(region.x), static_cast<float>(region.y));
+        for (auto &p : points) p -= shift;
+        std::vector<float> error;
+        const cv::Size window = accurate ? cv::Size(17, 17) : cv::Size(15, 15);
+        const cv::TermCriteria stop(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, accurate ? 20 : 10, 0.03);
+        std::vector<cv::Mat> before, after;
+        cv::buildOpticalFlowPyramid(previous(region), before, window, 3, true);
+        cv::buildOpticalFlowPyramid(gray(region), after, window, 3, true);
+        cv::calcOpticalFlowPyrLK(before, after, points, next, status, error, window, 3, stop);
+        cv::calcOpticalFlowPyrLK(after, before, next, back, backStatus, error, window, 3, stop);
+        for (auto &p : points) p += shift;
+        for (auto &p : next) p += shift;
+        for (auto &p : back) p += shift;
+    }
+
     /// Carries the corners from `previous` to `gray` by flow; false when too few points agree.
     bool follow(const cv::Mat &gray) {
         std::vector<cv::Point> polygon;
@@ -188,27 +213,10 @@ struct kgeo_tracker {
         // 0.6× the flow's cost.
         cv::goodFeaturesToTrack(previous(box), points, accurate ? 120 : 100, 0.005, accurate ? 3 : 5, mask, 5);
         if (points.size() < 8) return false;
-        // Flow is followed in a region round the target, not the whole frame: its margin is over
-        // the largest motion a 3-level pyramid follows (about the window × 2³ / 2 ≈ 70 px), and
-        // both frames' pyramids are built once for the forward and the backward pass.
-        const int margin = std::max(kFlowMargin, std::max(box.width, box.height) / 2);
-        const cv::Rect region =
-            cv::Rect(box.x - margin, box.y - margin, box.width + 2 * margin, box.height + 2 * margin) & cv::Rect(0, 0, gray.cols, gray.rows);
-        for (auto &p : points) p += cv::Point2f(static_cast<float>(box.x - region.x), static_cast<float>(box.y - region.y));
+        for (auto &p : points) p += cv::Point2f(static_cast<float>(box.x), static_cast<float>(box.y));
         std::vector<cv::Point2f> next, back;
         std::vector<uchar> status, backStatus;
-        std::vector<float> error;
-        const cv::Size window = accurate ? cv::Size(17, 17) : cv::Size(15, 15);
-        const cv::TermCriteria stop(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, accurate ? 20 : 10, 0.03);
-        std::vector<cv::Mat> before, after;
-        cv::buildOpticalFlowPyramid(previous(region), before, window, 3, true);
-        cv::buildOpticalFlowPyramid(gray(region), after, window, 3, true);
-        cv::calcOpticalFlowPyrLK(before, after, points, next, status, error, window, 3, stop);
-        cv::calcOpticalFlowPyrLK(after, before, next, back, backStatus, error, window, 3, stop);
-        const cv::Point2f shift(static_cast<float>(region.x), static_cast<float>(region.y));
-        for (auto &p : points) p += shift;
-        for (auto &p : next) p += shift;
-        for (auto &p : back) p += shift;
+        flowBothWays(gray, box, points, next, back, status, backStatus);
         std::vector<cv::Point2f> from, to;
         std::vector<float> forwardBackward;
         for (size_t i = 0; i < points.size(); i++) {
