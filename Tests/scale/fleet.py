@@ -30,6 +30,17 @@ def request(port, method, path, body=None, headers=None, timeout=60):
         connection.close()
 
 
+
+def read_head(connection):
+    """The bytes of a response up to the end of its head (or of the stream, if it ends first)."""
+    received = b""
+    while b"\r\n\r\n" not in received:
+        chunk = connection.recv(65536)
+        if not chunk:
+            break
+        received += chunk
+    return received
+
 class Instance:
     """One `kamera serve`, configured from the environment only (no flags)."""
 

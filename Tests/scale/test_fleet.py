@@ -14,7 +14,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fleet import Balancer, Instance, Load, cleanup, request, workspace  # noqa: E402
+from fleet import Balancer, Instance, Load, cleanup, read_head, request, workspace  # noqa: E402
 
 KAMERA, CORPUS = (os.path.abspath(path) for path in sys.argv[1:3])
 failures = []
@@ -113,13 +113,8 @@ def main():
         live.close()
         check(closing[:1] == b"\x88", f"the live socket is closed with a close frame, not cut ({closing[:4]!r})")
         slow.sendall(photo[len(photo) // 2:])
-        answer = b""
         slow.settimeout(20)
-        while b"\r\n\r\n" not in answer:
-            chunk = slow.recv(65536)
-            if not chunk:
-                break
-            answer += chunk
+        answer = read_head(slow)
         slow.close()
         check(answer.startswith(b"HTTP/1.1 200"), f"the request in flight when SIGTERM came is answered ({answer[:40]!r})")
         try:
@@ -141,12 +136,7 @@ def main():
         for _ in range(2):
             connection = socket.create_connection(("127.0.0.1", c.port), timeout=10)
             connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            reply = b""
-            while b"\r\n\r\n" not in reply:
-                chunk = connection.recv(4096)
-                if not chunk:
-                    break
-                reply += chunk
+            reply = read_head(connection)
             check(reply.startswith(b"HTTP/1.1 200"), f"a connection under the limit is served and kept open ({reply[:20]!r})")
             held.append(connection)
         extra = socket.create_connection(("127.0.0.1", c.port))

@@ -29,7 +29,7 @@ enum AddOnSearch {
         let start = midpoint(corners.topLeft, corners.bottomLeft), end = midpoint(corners.topRight, corners.bottomRight)
         let dx = end.x - start.x, dy = end.y - start.y
         let length = (dx * dx + dy * dy).squareRoot()
-        guard length >= 16 else { return nil }
+        guard length.isFinite, length >= 16 else { return nil }
         let angle = atan2(dy, dx) * 180 / .pi
         // An add-on starts 7–12 modules after the main symbol and is 20 (EAN-2) or 47 (EAN-5)
         // modules long: at most 0.62 of an EAN-13's 95 modules, 0.88 of an EAN-8's 67 and

@@ -24,7 +24,8 @@ enum EmbeddedSymbolCheck {
         let end = PixelPoint(x: (corners.topRight.x + corners.bottomRight.x) / 2, y: (corners.topRight.y + corners.bottomRight.y) / 2)
         let dx = end.x - start.x, dy = end.y - start.y
         let length = (dx * dx + dy * dy).squareRoot()
-        guard length >= 16 else { return false }
+        // Finite before the sample counts below become integers.
+        guard length.isFinite, length >= 16 else { return false }
         let module = length / (observation.symbology == .upce ? 51 : 67)
         let (ux, uy) = (dx / length, dy / length)
         let along = ScanLineProfile(gray, from: start, to: end, step: module / 3, across: 1)
