@@ -98,6 +98,22 @@ int kgeo_register_homography(const kgeo_image *reference, const kgeo_image *movi
 int kgeo_optical_flow(const kgeo_image *previous, const kgeo_image *next, int level, float *out,
                       char *error, size_t error_size);
 
+/// The camera's motion from `previous` to `next` (same size, consecutive frames): the similarity
+/// (shift, turn, scale) carrying `previous`'s pixels to where they are in `next`, as a row-major
+/// 2×3 matrix (x' = m0·x + m1·y + m2, y' = m3·x + m4·y + m5), fitted robustly to corners spread
+/// over the frame so that things moving in the scene do not count. `confidence`: the share of
+/// the corners the fit explains (0 and an identity when too few could be followed).
+int kgeo_camera_motion(const kgeo_image *previous, const kgeo_image *next, double *matrix, double *confidence,
+                       char *error, size_t error_size);
+
+/// `source` warped by the 2×3 `matrix` (as kgeo_camera_motion writes it: source pixels to
+/// destination pixels) into `destination`, an image of the same size and channels the caller
+/// owns, rows `destination_stride` bytes apart; bilinear. Where the source has no pixels,
+/// `keep_outside` leaves the destination's own (the caller fills it first), else the
+/// source's edge is repeated.
+int kgeo_warp_affine(const kgeo_image *source, const double *matrix, int keep_outside, uint8_t *destination,
+                     int destination_stride, char *error, size_t error_size);
+
 /// A target followed from frame to frame (opaque; free with kgeo_tracker_free).
 typedef struct kgeo_tracker kgeo_tracker;
 
