@@ -51,6 +51,11 @@ struct RecordCommand: ParsableCommand {
     @Flag(name: .long, help: "Pace the test pattern or file at real time instead of as fast as possible.")
     var realtime = false
 
+    @Option(
+        name: .long,
+        help: "Steady the picture as it is recorded: standard, cinematic, cinematic-extended or auto (frames run 0.5 s behind).")
+    var stabilize: VideoStabilizationMode?
+
     @Option(name: .long, help: "x264 preset (ultrafast … veryslow).")
     var preset = "veryfast"
 
@@ -131,13 +136,10 @@ struct RecordCommand: ParsableCommand {
         let recorder = try MovieRecorder(url: output.map { URL(fileURLWithPath: $0) }, settings: settings)
         let started = Date()
         var lastReport = -1.0
-        while !interrupt.isRaised, let frame = try next() {
-            let image = frame.pixelBuffer.croppedToEven(width: evenWidth, height: evenHeight)
-            if pace {
-                let wait = frame.time - Date().timeIntervalSince(started)
-                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-            }
-            guard try recorder.append(image, at: frame.time) else { break }
+        // Live stabilization holds frames back by its latency; they are written as they leave it.
+        var stabilizer = try stabilize.map { try LiveVideoStabilizer(mode: $0, frameRate: rate, latency: 0.5) }
+        func write(_ image: PixelBuffer, at time: Double) throws -> Bool {
+            guard try recorder.append(image, at: time) else { return false }
             if recorder.recordedDuration - lastReport >= 1 {
                 lastReport = recorder.recordedDuration
                 let megabytes = Double(recorder.recordedFileSize) / 1_000_000
@@ -145,6 +147,26 @@ struct RecordCommand: ParsableCommand {
                     String(
                         format: "recording %.1f s, %d frames, %.2f MB", recorder.recordedDuration,
                         recorder.recordedFrames, megabytes))
+            }
+            return true
+        }
+        recording: while !interrupt.isRaised, let frame = try next() {
+            let image = frame.pixelBuffer.croppedToEven(width: evenWidth, height: evenHeight)
+            if pace {
+                let wait = frame.time - Date().timeIntervalSince(started)
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            }
+            guard stabilizer != nil else {
+                guard try write(image, at: frame.time) else { break }
+                continue
+            }
+            for steadied in try stabilizer!.push(image, at: frame.time) {
+                guard try write(steadied.pixelBuffer, at: steadied.time) else { break recording }
+            }
+        }
+        if stabilizer != nil {
+            for steadied in try stabilizer!.finish() {
+                guard try write(steadied.pixelBuffer, at: steadied.time) else { break }
             }
         }
         return try recorder.finish()

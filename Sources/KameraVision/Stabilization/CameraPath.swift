@@ -50,11 +50,12 @@ struct CameraPath: Sendable {
 
     /// The next frame's point after `motion` from the last one. Motions that could not be
     /// explained (confidence 0) count as none, and turns or zooms no camera makes between two
-    /// frames (a cut mis-fitted) are refused the same way.
+    /// frames (a cut mis-fitted), or shifts of more than any frame's size, are refused the same way.
     static func following(_ last: SimilarityTransform, by motion: CameraMotion) -> SimilarityTransform {
         let step = motion.transform
         let plausible =
             motion.confidence > 0 && step.isFinite && abs(step.rotation) < 0.35 && abs(log(step.scale)) < 0.25
+            && abs(step.translationX) < 1e5 && abs(step.translationY) < 1e5
         return plausible ? step.after(last) : last
     }
 
