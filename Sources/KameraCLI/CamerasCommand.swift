@@ -3,22 +3,62 @@ import Foundation
 import Kamera
 import KameraReports
 
-/// `kamera cameras`: the V4L2 cameras and their capture formats, as JSON.
+/// `kamera cameras`: the V4L2 cameras, their capture formats and controls, as JSON.
 struct CamerasCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "cameras", abstract: "List V4L2 cameras and their formats as JSON.")
+    static let configuration = CommandConfiguration(
+        commandName: "cameras",
+        abstract: "List V4L2 cameras: formats, controls with ranges and current values, and what they support, as JSON.")
 
     func run() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let cameras = CameraDevice.discover().map { CameraRecord(path: $0.path, name: $0.name, formats: $0.formats) }
+        let cameras = CameraDevice.discover().map { camera in
+            CameraRecord(camera, controls: camera.formats.isEmpty ? nil : (try? CaptureDevice(camera))?.controls)
+        }
         try CommandFailure.run {
             try StandardStreams.outputLine(cameras.isEmpty ? "[]" : String(decoding: try encoder.encode(cameras), as: UTF8.self))
         }
     }
 
+    /// One camera as `kamera cameras` prints it.
     struct CameraRecord: Encodable {
         var path: String
         var name: String
         var formats: [CameraDevice.Format]
+        var controls: [CameraControl]
+        var supports: CameraSupport?
+
+        init(_ camera: CameraDevice, controls: CaptureDeviceControls?) {
+            path = camera.path
+            name = camera.name
+            formats = camera.formats
+            self.controls = controls?.controls ?? []
+            supports = controls.map(CameraSupport.init)
+        }
+    }
+
+    /// What a camera supports in AVCaptureDevice's terms.
+    struct CameraSupport: Encodable {
+        var focusModes: [CaptureDevice.FocusMode]
+        var autoFocusRangeRestriction: Bool
+        var smoothAutoFocus: Bool
+        var lensPosition: Bool
+        var exposureModes: [CaptureDevice.ExposureMode]
+        var whiteBalanceModes: [CaptureDevice.WhiteBalanceMode]
+        var torch: Bool
+        var powerLineFrequency: Bool
+        var maxZoomFactor: Double
+
+        init(_ controls: CaptureDeviceControls) {
+            focusModes = CaptureDevice.FocusMode.allCases.filter(controls.isFocusModeSupported)
+            autoFocusRangeRestriction = controls.isAutoFocusRangeRestrictionSupported
+            smoothAutoFocus = controls.isSmoothAutoFocusSupported
+            lensPosition = controls.isLockingFocusWithCustomLensPositionSupported
+            exposureModes = CaptureDevice.ExposureMode.allCases.filter(controls.isExposureModeSupported)
+            whiteBalanceModes = CaptureDevice.WhiteBalanceMode.allCases.filter(controls.isWhiteBalanceModeSupported)
+            torch = controls.hasTorch
+            powerLineFrequency = controls.isPowerLineFrequencySupported
+            maxZoomFactor = controls.maxAvailableVideoZoomFactor
+        }
     }
 }

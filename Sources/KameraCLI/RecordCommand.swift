@@ -59,6 +59,8 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: "x264 preset (ultrafast … veryslow).")
     var preset = "veryfast"
 
+    @OptionGroup(title: "Camera settings") var cameraSettings: CameraArguments
+
     @OptionGroup var overwrite: OverwriteOptions
 
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
@@ -70,6 +72,7 @@ struct RecordCommand: ParsableCommand {
             throw ValidationError("the test pattern never ends: give --duration or --max-size (or --realtime and Ctrl-C)")
         }
         if output == "-" { throw ValidationError("cannot record to standard output: give -o FILE.mp4") }
+        try cameraSettings.requireCamera(camera)
         if let output { try CommandFailure.validating { try MovieRecorder.validateContainer(of: URL(fileURLWithPath: output)) } }
         guard Self.presets.contains(preset) else {
             throw ValidationError("--preset must be one of \(Self.presets.joined(separator: ", "))")
@@ -107,6 +110,8 @@ struct RecordCommand: ParsableCommand {
     }
 
     private func record(until interrupt: InterruptFlag) throws -> RecordingSummary {
+        let opened = try camera.map { try cameraSettings.open(camera: $0) }
+        defer { opened?.device?.unlockForConfiguration() }
         var next: () throws -> VideoFrame?
         var width: Int, height: Int, rate: Double
         var pace = realtime
@@ -120,10 +125,7 @@ struct RecordCommand: ParsableCommand {
             }
             (width, height, rate) = (parts.width, parts.height, fps)
         } else {
-            let reader =
-                camera != nil
-                ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!))
-                : try MovieReader(path: VideoInput.streamed(input!))
+            let reader = try opened?.reader ?? MovieReader(path: VideoInput.streamed(input!))
             next = { try reader.nextFrame() }
             (width, height, rate) = (reader.width, reader.height, reader.frameRate ?? 30)
             if camera != nil { pace = false }  // a camera delivers in real time by itself

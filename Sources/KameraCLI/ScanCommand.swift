@@ -39,6 +39,8 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Stop after this many frames.")
     var maxFrames: Int?
 
+    @OptionGroup(title: "Camera settings") var cameraSettings: CameraArguments
+
     @OptionGroup var overwrite: OverwriteOptions
 
     func validate() throws {
@@ -46,6 +48,7 @@ struct ScanCommand: ParsableCommand {
         if let maxFrames, maxFrames < 1 { throw ValidationError("--max-frames must be at least 1") }
         if let annotate { try CommandFailure.validating { try MovieRecorder.validateContainer(of: URL(fileURLWithPath: annotate)) } }
         if let events, events == annotate { throw ValidationError("--events and --annotate name the same file") }
+        try cameraSettings.requireCamera(camera)
     }
 
     func run() throws {
@@ -53,10 +56,9 @@ struct ScanCommand: ParsableCommand {
     }
 
     private func scan(until interrupt: InterruptFlag) throws {
-        let reader =
-            camera != nil
-            ? try MovieReader(camera: CameraDevice(path: camera!, name: camera!))
-            : try MovieReader(path: VideoInput.streamed(input!))
+        let opened = try camera.map { try cameraSettings.open(camera: $0) }
+        defer { opened?.device?.unlockForConfiguration() }
+        let reader = try opened?.reader ?? MovieReader(path: VideoInput.streamed(input!))
         let rate = reader.frameRate ?? 30
         let options = try analysis.options()
         let scanner = try LiveScanner(configuration: try options.liveConfiguration(frameBudget: realtime ? 1 / rate : nil))

@@ -49,6 +49,11 @@ public struct KameraError: Error, Sendable, Hashable {
         public static let notFound = Code(rawValue: "notFound")
         /// The geometry engine (rectangles, contours, registration, tracking) failed on an input.
         public static let geometryEngineFailure = Code(rawValue: "geometryEngineFailure")
+        /// The camera has no such control (autofocus range, torch, ISO, …) or not that setting of it.
+        public static let unsupportedCameraControl = Code(rawValue: "unsupportedCameraControl")
+        /// The camera refused a configuration: not locked for it, held by another application,
+        /// or the driver said no.
+        public static let cameraConfigurationFailed = Code(rawValue: "cameraConfigurationFailed")
     }
 
     /// The kind of failure, to branch on.
@@ -157,6 +162,18 @@ extension KameraError {
 
     public static func missingResource(name: String, hint: String) -> KameraError {
         KameraError(code: .missingResource, reason: "missing \(name)", hint: hint)
+    }
+
+    public static func unsupportedCameraControl(device: String, control: String) -> KameraError {
+        KameraError(
+            code: .unsupportedCameraControl, reason: "\(device) does not support \(control)",
+            hint: "`kamera cameras` lists what each camera's driver offers", path: device)
+    }
+
+    public static func cameraConfigurationFailed(device: String, reason: String) -> KameraError {
+        KameraError(
+            code: .cameraConfigurationFailed, reason: "\(device): \(reason)",
+            hint: "lock the device for configuration first, and close other applications using it", path: device)
     }
 
     public static func corruptMedia(path: String?, reason: String) -> KameraError {

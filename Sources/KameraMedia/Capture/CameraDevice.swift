@@ -9,7 +9,8 @@ public struct CameraDevice: Sendable, Hashable {
     /// The driver's name for the device, from sysfs.
     public var name: String
 
-    /// A capture format the device offers: its FourCC ("YUYV", "MJPG") and largest size.
+    /// A capture format the device offers: its FourCC ("YUYV", "MJPG") and one frame size (a
+    /// device lists one entry per size; a stepwise range appears as its largest).
     public struct Format: Sendable, Hashable, Codable {
         public var fourCC: String
         public var width: Int
@@ -42,7 +43,7 @@ public struct CameraDevice: Sendable, Hashable {
     /// Asks the driver for the device's name and capture formats (VIDIOC_QUERYCAP,
     /// VIDIOC_ENUM_FMT, VIDIOC_ENUM_FRAMESIZES); nil when it is not a capture device.
     static func query(_ path: String) -> (name: String, formats: [Format])? {
-        var entries = [kamera_camera_format](repeating: kamera_camera_format(), count: 64)
+        var entries = [kamera_camera_format](repeating: kamera_camera_format(), count: 256)
         var card = [CChar](repeating: 0, count: 64)
         let count = kamera_v4l2_formats(path, &entries, Int32(entries.count), &card, Int32(card.count))
         guard count >= 0 else { return nil }
