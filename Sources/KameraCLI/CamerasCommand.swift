@@ -26,39 +26,14 @@ struct CamerasCommand: ParsableCommand {
         var name: String
         var formats: [CameraDevice.Format]
         var controls: [CameraControl]
-        var supports: CameraSupport?
+        var supports: CaptureDevice.Support?
 
         init(_ camera: CameraDevice, controls: CaptureDeviceControls?) {
             path = camera.path
             name = camera.name
             formats = camera.formats
             self.controls = controls?.controls ?? []
-            supports = controls.map(CameraSupport.init)
-        }
-    }
-
-    /// What a camera supports in AVCaptureDevice's terms.
-    struct CameraSupport: Encodable {
-        var focusModes: [CaptureDevice.FocusMode]
-        var autoFocusRangeRestriction: Bool
-        var smoothAutoFocus: Bool
-        var lensPosition: Bool
-        var exposureModes: [CaptureDevice.ExposureMode]
-        var whiteBalanceModes: [CaptureDevice.WhiteBalanceMode]
-        var torch: Bool
-        var powerLineFrequency: Bool
-        var maxZoomFactor: Double
-
-        init(_ controls: CaptureDeviceControls) {
-            focusModes = CaptureDevice.FocusMode.allCases.filter(controls.isFocusModeSupported)
-            autoFocusRangeRestriction = controls.isAutoFocusRangeRestrictionSupported
-            smoothAutoFocus = controls.isSmoothAutoFocusSupported
-            lensPosition = controls.isLockingFocusWithCustomLensPositionSupported
-            exposureModes = CaptureDevice.ExposureMode.allCases.filter(controls.isExposureModeSupported)
-            whiteBalanceModes = CaptureDevice.WhiteBalanceMode.allCases.filter(controls.isWhiteBalanceModeSupported)
-            torch = controls.hasTorch
-            powerLineFrequency = controls.isPowerLineFrequencySupported
-            maxZoomFactor = controls.maxAvailableVideoZoomFactor
+            supports = controls.map(CaptureDevice.Support.init)
         }
     }
 }

@@ -70,6 +70,11 @@ import Testing
         #expect(
             !phoneModule.isPowerLineFrequencySupported
                 && phoneModule.autoFocusRangeRestriction == CaptureDevice.AutoFocusRangeRestriction.none)
+        let support = CaptureDevice.Support(webcam)
+        #expect(
+            support.focusModes == [.locked, .continuousAutoFocus]
+                && support.exposureModes == [.locked, .autoExpose, .continuousAutoExposure, .custom])
+        #expect(support.maxZoomFactor == 5 && !support.torch && support.lensPosition)
         let menu = Self.controls(Self.c920).first { $0.id == .exposureAuto }!
         #expect(menu.kind == .menu && menu.accepts(1) && !menu.accepts(0) && !menu.accepts(2))
         let focus = Self.controls(Self.c920).first { $0.id == .focusAbsolute }!
