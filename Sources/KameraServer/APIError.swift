@@ -29,6 +29,8 @@ struct APIError: HTTPResponseError, Sendable {
             case .missingResource, .invalidModel: .serviceUnavailable
             case .diskFull: .insufficientStorage507
             case .busy: .serviceUnavailable
+            case .unsupportedCameraControl: .unprocessableContent
+            case .cameraConfigurationFailed: .conflict
             default: .internalServerError
             }
         // The library's hints are neutral; here they name what an API client can do.

@@ -119,6 +119,9 @@ public struct KameraServer: Sendable {
         router.post("/v1/cameras/{index}/recording") { request, context in try await cameraRoutes.startRecording(request, context: context)
         }
         router.delete("/v1/cameras/{index}/recording") { _, context in try await cameraRoutes.stopRecording(context: context) }
+        let controlRoutes = CameraControlRoutes(routes: cameraRoutes)
+        router.get("/v1/cameras/{index}/controls") { _, context in try controlRoutes.list(context: context) }
+        router.put("/v1/cameras/{index}/controls") { request, context in try await controlRoutes.change(request, context: context) }
         router.ws("/v1/cameras/{index}/live") { _, context in
             _ = try cameraRoutes.camera(context)
             return .upgrade()

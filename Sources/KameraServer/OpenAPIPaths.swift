@@ -101,6 +101,32 @@ extension OpenAPIDocument {
                     ],
                 ]
             ),
+            (
+                "/v1/cameras/{index}/controls",
+                [
+                    "get": [
+                        "summary": "A V4L2 server camera's controls, with what it supports in AVCaptureDevice's terms",
+                        "parameters": [pathIndex],
+                        "responses": [
+                            "200": json("the controls", OpenAPISchemas.ref("CameraControls")), "403": forbidden,
+                            "404": failure("no such camera"), "409": failure("the camera has no controls (noCameraControls)"),
+                        ],
+                    ],
+                    "put": [
+                        "summary": "Change a V4L2 server camera's settings (focus, exposure, white balance, zoom, torch, …)",
+                        "parameters": [pathIndex],
+                        "requestBody": [
+                            "required": true, "content": ["application/json": ["schema": OpenAPISchemas.ref("CameraSettings")]],
+                        ],
+                        "responses": [
+                            "200": json("the controls after the change", OpenAPISchemas.ref("CameraControls")),
+                            "400": failure("the settings are not valid"), "403": forbidden, "404": failure("no such camera"),
+                            "409": failure("no controls, or the device is held by another application"),
+                            "422": failure("the camera does not support a setting (unsupportedCameraControl)"),
+                        ],
+                    ],
+                ]
+            ),
             ("/v1/cameras/{index}/live", ["get": LiveSocketDescription.camera]),
             (
                 "/v1/recordings",

@@ -34,7 +34,7 @@ enum OpenAPISchemas {
             ("Error", error), ("Box", box), ("Barcode", barcode), ("Face", face), ("TextLine", textLine), ("Rectangle", rectangle),
             ("DetectResults", detectResults), ("AnalysisOptions", analysisOptions), ("Recording", recording), ("Code", code),
             ("Photo", photo), ("FaceTrack", faceTrack), ("Camera", camera), ("Health", health), ("Readiness", readiness),
-            ("GenerateOrder", generateOrder),
+            ("GenerateOrder", generateOrder), ("CameraControls", cameraControls), ("CameraSettings", cameraSettings),
             ("PersonMask", personMask), ("BodyPose", bodyPose), ("HandPose", handPose),
         ]
     }
@@ -227,5 +227,52 @@ enum OpenAPISchemas {
                 ("quietZone", ["type": "integer", "minimum": 0, "maximum": 100]),
                 ("barHeight", ["type": "integer", "minimum": 1, "maximum": 1000]),
             ], required: ["symbology", "payload"])
+    }
+
+    static var cameraControls: JSONValue {
+        let control = object(
+            [
+                ("id", integer), ("name", string),
+                ("kind", enumeration(["integer", "boolean", "menu", "button", "integer64", "string", "bitmask", "integerMenu", "other"])),
+                ("minimum", integer), ("maximum", integer), ("step", integer), ("defaultValue", integer), ("value", integer),
+                ("menu", array(object([("index", integer), ("name", string)], required: ["index", "name"]))),
+                ("isReadOnly", boolean), ("isInactive", boolean),
+            ],
+            required: [
+                "id", "name", "kind", "minimum", "maximum", "step", "defaultValue", "value", "menu", "isReadOnly", "isInactive",
+            ])
+        let supports = object(
+            [
+                ("focusModes", array(enumeration(CaptureDevice.FocusMode.allCases.map(\.rawValue)))),
+                ("autoFocusRangeRestriction", boolean), ("smoothAutoFocus", boolean), ("lensPosition", boolean),
+                ("exposureModes", array(enumeration(CaptureDevice.ExposureMode.allCases.map(\.rawValue)))),
+                ("whiteBalanceModes", array(enumeration(CaptureDevice.WhiteBalanceMode.allCases.map(\.rawValue)))),
+                ("torch", boolean), ("powerLineFrequency", boolean), ("maxZoomFactor", number),
+            ],
+            required: [
+                "focusModes", "autoFocusRangeRestriction", "smoothAutoFocus", "lensPosition", "exposureModes", "whiteBalanceModes",
+                "torch", "powerLineFrequency", "maxZoomFactor",
+            ])
+        return object(
+            [("device", string), ("controls", array(control)), ("supports", supports), ("locked", boolean)],
+            required: ["device", "controls", "supports", "locked"])
+    }
+
+    static var cameraSettings: JSONValue {
+        object(
+            [
+                ("focusMode", enumeration(CaptureDevice.FocusMode.allCases.map(\.rawValue))),
+                ("lensPosition", ["type": "number", "minimum": 0, "maximum": 1]),
+                ("autoFocusRangeRestriction", enumeration(CaptureDevice.AutoFocusRangeRestriction.allCases.map(\.rawValue))),
+                ("isSmoothAutoFocusEnabled", boolean),
+                ("exposureMode", enumeration(CaptureDevice.ExposureMode.allCases.map(\.rawValue))),
+                ("exposureDuration", ["type": "number", "exclusiveMinimum": 0, "description": "seconds"]), ("iso", number),
+                ("gain", ["type": "number", "minimum": 0, "maximum": 1]), ("exposureTargetBias", ["type": "number", "description": "EV"]),
+                ("whiteBalanceMode", enumeration(CaptureDevice.WhiteBalanceMode.allCases.map(\.rawValue))),
+                ("whiteBalanceTemperature", ["type": "number", "description": "kelvin"]),
+                ("videoZoomFactor", ["type": "number", "minimum": 1]),
+                ("torchMode", enumeration(CaptureDevice.TorchMode.allCases.map(\.rawValue))),
+                ("powerLineFrequency", enumeration(CaptureDevice.PowerLineFrequency.allCases.map(\.rawValue))),
+            ], required: [])
     }
 }

@@ -50,13 +50,18 @@ final class ServerCamera: Sendable {
     let recording: RecordingController
     let session: LiveSession
     let state = Mutex(State())
+    /// The camera's controls, when it is a V4L2 device whose driver lists them (nil for a
+    /// video file standing in for a camera).
+    let captureDevice: CaptureDevice?
 
     /// Checks that `path` can be opened as a camera (see `CameraFeed.check`), without opening it.
     /// - Parameter privacy: faces covered in this style in all it shows and records, whatever pages ask.
     init(index: Int, path: String, services: ServerServices, privacy: RedactionStyle? = nil) throws {
         try CameraFeed.check(path)
         (self.index, self.path, self.services) = (index, path, services)
-        name = CameraDevice(queryingDeviceAt: path)?.name ?? URL(fileURLWithPath: path).lastPathComponent
+        let device = CameraDevice(queryingDeviceAt: path)
+        name = device?.name ?? URL(fileURLWithPath: path).lastPathComponent
+        captureDevice = device.flatMap { try? CaptureDevice($0) }
         let watchers = watchers
         recording = RecordingController(
             source: path, label: "camera \(index)", stopHint: "DELETE /v1/cameras/\(index)/recording stops it",

@@ -30,11 +30,14 @@ extension KameraError.Code {
     static let cameraUnavailable = KameraError.Code(rawValue: "cameraUnavailable")
 
     /// Every code the server may send, for the OpenAPI document.
+    /// The camera has no controls: a video file standing in for one, or a node whose driver lists none.
+    static let noCameraControls = KameraError.Code(rawValue: "noCameraControls")
+
     static let serverCodes: [KameraError.Code] = [
         .unreadableFile, .emptyInput, .unsupportedFormat, .corruptImage, .imageTooLarge, .encodingFailed, .writeFailed, .diskFull,
         .nothingRecorded, .invalidArgument, .barcodeEngineFailure, .barcodeGenerationFailed, .missingResource, .corruptMedia,
         .invalidModel, .notFound, .geometryEngineFailure, .unexpected, .busy, .timeout, .unauthorized, .forbiddenOrigin,
         .bodyTooLarge, .bodyTimeout, .diskSpaceLow, .alreadyRecording, .notRecording, .cameraNotResponding, .cameraLost,
-        .cameraUnavailable,
+        .cameraUnavailable, .unsupportedCameraControl, .cameraConfigurationFailed, .noCameraControls,
     ]
 }

@@ -280,11 +280,30 @@ import WSClient
             }
             for (uri, method) in [
                 ("/v1/cameras/0/live", HTTPRequest.Method.get), ("/v1/cameras/0/recording", .post), ("/v1/cameras/x/recording", .delete),
+                ("/v1/cameras/0/controls", .get), ("/v1/cameras/0/controls", .put),
             ] {
                 try await client.execute(uri: uri, method: method) { response in
                     #expect(response.status == .notFound, "\(method) \(uri)")
                     let error = try Self.json(response.body)["error"] as? [String: Any]
                     #expect(error?["hint"] as? String != nil)
+                }
+            }
+        }
+    }
+
+    @Test("Controls: a video file standing in for a camera has none (409 noCameraControls, body never applied)")
+    func controlsOfAFileCamera() async throws {
+        let server = try server(camera: try ServerTestMedia.cameraMovie())
+        _ = try await server.makeApplication().test(.router) { client in
+            #expect(server.cameras[0].captureDevice == nil)
+            for method in [HTTPRequest.Method.get, .put] {
+                try await client.execute(
+                    uri: "/v1/cameras/0/controls", method: method,
+                    body: method == .put ? ByteBuffer(string: #"{"focusMode":"continuous"}"#) : nil
+                ) { response in
+                    #expect(response.status == .conflict, "\(method)")
+                    let error = try #require(try Self.json(response.body)["error"] as? [String: Any])
+                    #expect(error["code"] as? String == "noCameraControls" && (error["message"] as? String)?.contains("camera 0") == true)
                 }
             }
         }
