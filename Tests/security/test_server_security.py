@@ -193,6 +193,9 @@ def cross_site_is_refused(server):
     check(status == 403 and b"forbiddenOrigin" in body, f"a cross-origin text/plain POST starts nothing ({status})")
     _, body, _ = server.request("GET", "/v1/cameras")
     check(json.loads(body)["cameras"][0].get("recording") is None, "no recording was started")
+    status, body, _ = server.request(
+        "PUT", "/v1/cameras/0/controls", body=b'{"torchMode":"on"}', headers={"Origin": "http://evil.example", "Content-Type": "text/plain"})
+    check(status == 403 and b"forbiddenOrigin" in body, f"a cross-origin page cannot change a camera's controls ({status})")
     for path in ["/", "/healthz", "/v1/recordings"]:
         status, _, _ = server.request("GET", path, headers={"Host": "evil.example"})
         check(status == 403, f"Host: evil.example gets 403 on {path} (DNS rebinding) ({status})")
