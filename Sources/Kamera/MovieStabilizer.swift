@@ -17,7 +17,10 @@ public struct MovieStabilizer: Sendable {
 
     /// The first pass: the camera's motion between every pair of frames of `path` (a file
     /// that can be read twice), and the plan made from it.
-    /// - Parameter shouldStop: Asked between frames; true ends the pass with `CancellationError`.
+    /// - Parameters:
+    ///   - path: The video (read once here, again by `stabilize`).
+    ///   - shouldStop: Asked between frames; true ends the pass with `CancellationError`.
+    ///   - progress: Called with the frames read so far.
     /// - Throws: `KameraError` when the video cannot be read, `CancellationError` when stopped.
     public func plan(for path: String, shouldStop: () -> Bool = { false }, progress: (Int) -> Void = { _ in }) throws
         -> (plan: StabilizationPlan, motions: [CameraMotion])
@@ -48,6 +51,8 @@ public struct MovieStabilizer: Sendable {
 
     /// Both passes: `input` steadied into `output` (H.264 in .mp4, .m4v or .mov).
     /// - Parameters:
+    ///   - input: The video to steady (a file: it is read twice).
+    ///   - output: Where to write it (.mp4, .m4v or .mov).
     ///   - includeAudio: Copy `input`'s sound (untouched) into `output`.
     ///   - shouldStop: Asked between frames; true ends the run with `CancellationError`
     ///     (`output` is then incomplete: write to a temporary name and rename when done).

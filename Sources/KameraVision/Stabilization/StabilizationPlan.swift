@@ -21,9 +21,15 @@ public struct StabilizationPlan: Sendable {
     public let corrections: [SimilarityTransform]
 
     /// Plans the corrections for `motions.count + 1` frames of `width`×`height` at `frameRate`.
-    /// - Parameter maximumCrop: The most of each side's length the zoom may crop (0…0.4);
-    ///   nil takes the mode's (12, 16, 20 %). Less crop keeps more of the picture and leaves
-    ///   more of the larger jolts in.
+    /// - Parameters:
+    ///   - motions: Each frame's motion from the frame before (`CameraMotion.estimate`).
+    ///   - width: The frames' width.
+    ///   - height: The frames' height.
+    ///   - frameRate: Frames per second, to turn the mode's seconds into frames.
+    ///   - mode: How strongly to steady.
+    ///   - maximumCrop: The most of each side's length the zoom may crop (0…0.4); nil takes the
+    ///     mode's (12, 16, 20 %). Less crop keeps more of the picture and leaves more of the
+    ///     larger jolts in.
     /// - Throws: `KameraError.invalidArgument` for a size or rate that is not positive and
     ///   finite, or a crop out of range.
     public init(
