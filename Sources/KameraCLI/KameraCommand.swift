@@ -13,7 +13,7 @@ struct KameraCommand: AsyncParsableCommand {
         subcommands: [
             DetectCommand.self, GenerateCommand.self, RecordCommand.self, ThumbnailCommand.self, CamerasCommand.self, ModelsCommand.self,
             ScanCommand.self, SymbologiesCommand.self, DocumentCommand.self, RegisterCommand.self, TrackCommand.self,
-            ServeCommand.self, RedactCommand.self, StabilizeCommand.self,
+            ServeCommand.self, RedactCommand.self, StabilizeCommand.self, SnapCommand.self,
         ]
     )
 

@@ -13,6 +13,13 @@ public enum ImageEncoder {
         }
     }
 
+    /// `buffer` as a JPEG carrying `metadata` as EXIF (orientation, time taken), as a camera
+    /// writes a photo: the pixels are stored as captured and the orientation says how to show them.
+    public static func encodePhoto(_ buffer: PixelBuffer, quality: Int = 92, metadata: PhotoMetadata) throws -> Data {
+        try ExifWriter.inserting(
+            metadata, intoJPEG: try JPEGCodec.encode(buffer, quality: quality), width: buffer.width, height: buffer.height)
+    }
+
     /// Writes `buffer` to `url` atomically (a partial file never replaces a good one), in
     /// the encoding given or the one the extension implies.
     public static func write(_ buffer: PixelBuffer, to url: URL, as encoding: ImageEncoding? = nil) throws {
