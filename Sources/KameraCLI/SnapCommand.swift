@@ -85,9 +85,12 @@ struct SnapCommand: ParsableCommand {
     /// The frame to keep and the source's rotation.
     private func take() throws -> (PixelBuffer, Int) {
         if let camera {
-            // Stills are full resolution unless another size is asked for.
+            // Stills are full resolution unless another size is asked for; a node whose sizes
+            // cannot be read is left to the reader, whose error says the camera cannot be opened.
             var settings = cameraSettings
-            settings.sessionPreset = settings.sessionPreset ?? .high
+            if settings.sessionPreset == nil, CameraDevice(queryingDeviceAt: camera)?.formats.isEmpty == false {
+                settings.sessionPreset = .high
+            }
             let opened = try settings.open(camera: camera)
             defer { opened.device?.unlockForConfiguration() }
             var frame: VideoFrame?
