@@ -348,3 +348,34 @@ int sws_scale(struct SwsContext *c, const uint8_t *const srcSlice[], const int s
     int (*real)(struct SwsContext *c, const uint8_t *const srcSlice[], const int srcStride[], int srcSliceY, int srcSliceH, uint8_t *const dst[], const int dstStride[]) = (__typeof__(real))kamera_ffmpeg_symbol("sws_scale", &cached);
     return real(c, srcSlice, srcStride, srcSliceY, srcSliceH, dst, dstStride);
 }
+
+int av_packet_ref(AVPacket *dst, const AVPacket *src) {
+    static _Atomic(void *) cached;
+    int (*real)(AVPacket *dst, const AVPacket *src) = (__typeof__(real))kamera_ffmpeg_symbol("av_packet_ref", &cached);
+    return real(dst, src);
+}
+
+AVPacket *av_packet_clone(const AVPacket *src) {
+    static _Atomic(void *) cached;
+    AVPacket *(*real)(const AVPacket *src) = (__typeof__(real))kamera_ffmpeg_symbol("av_packet_clone", &cached);
+    return real(src);
+}
+
+AVCodecParameters *avcodec_parameters_alloc(void) {
+    static _Atomic(void *) cached;
+    AVCodecParameters *(*real)(void) = (__typeof__(real))kamera_ffmpeg_symbol("avcodec_parameters_alloc", &cached);
+    return real();
+}
+
+void avcodec_parameters_free(AVCodecParameters **par) {
+    static _Atomic(void *) cached;
+    void (*real)(AVCodecParameters **par) = (__typeof__(real))kamera_ffmpeg_symbol("avcodec_parameters_free", &cached);
+    real(par);
+}
+
+const AVOutputFormat *av_guess_format(const char *short_name, const char *filename, const char *mime_type) {
+    static _Atomic(void *) cached;
+    const AVOutputFormat *(*real)(const char *short_name, const char *filename, const char *mime_type) =
+        (__typeof__(real))kamera_ffmpeg_symbol("av_guess_format", &cached);
+    return real(short_name, filename, mime_type);
+}
