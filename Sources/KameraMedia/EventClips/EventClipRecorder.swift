@@ -99,7 +99,9 @@ public final class EventClipRecorder {
         var progress: [Progress] = []
         var held: [HeldPacket] = []
         try encoder.encode(image, pts: pts) { packet in
-            guard let packet = HeldPacket(referencing: packet) else { throw KameraError.writeFailed(path: "event clip", reason: "out of memory") }
+            guard let packet = HeldPacket(referencing: packet) else {
+                throw KameraError.writeFailed(path: "event clip", reason: "out of memory")
+            }
             held.append(packet)
         }
         for packet in held {

@@ -56,14 +56,17 @@ public struct EventClipSettings: Sendable {
             quality: quality
         ).validate()
         guard keyFrameInterval > 0 else { throw KameraError.invalidArgument("key-frame interval must be above 0 seconds") }
-        for (name, value, limit) in [("pre-roll", preRoll, 60.0), ("post-roll", postRoll, 600), ("maximum duration", maximumDuration, 86400)] {
+        for (name, value, limit) in [
+            ("pre-roll", preRoll, 60.0), ("post-roll", postRoll, 600), ("maximum duration", maximumDuration, 86400),
+        ] {
             guard value.isFinite, value >= 0, value <= limit else {
                 throw KameraError.invalidArgument("\(name) must be 0…\(Int(limit)) seconds, not \(value)")
             }
         }
         // Clips are cut on key frames: a clip must have room for two.
         guard maximumDuration >= 2 * keyFrameInterval else {
-            throw KameraError.invalidArgument("a clip's maximum duration must be at least two key-frame intervals (\(2 * keyFrameInterval) s)")
+            throw KameraError.invalidArgument(
+                "a clip's maximum duration must be at least two key-frame intervals (\(2 * keyFrameInterval) s)")
         }
         guard maximumBufferBytes >= 1 << 20 else { throw KameraError.invalidArgument("the pre-roll buffer needs at least 1 MiB") }
         if let minimumFreeDiskSpace, minimumFreeDiskSpace < 0 {
