@@ -79,6 +79,23 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "blur|pixelate|fill"))
     var privacy: RedactionStyle?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Server cameras save a clip whenever one of these comes into view, from --pre-roll seconds before it to --post-roll after it leaves (listed with the recordings). The cameras then run all the time.",
+            valueName: "face,code,person"))
+    var clips: CameraEventList?
+
+    @Option(name: .long, parsing: .unconditional, help: "Seconds of video an event clip has before the event (default 5, at most 60).")
+    var preRoll = 5.0
+
+    @Option(name: .long, parsing: .unconditional, help: "Seconds an event clip goes on after the event was last seen (default 5).")
+    var postRoll = 5.0
+
+    @Option(
+        name: .long, parsing: .unconditional, help: "Longest event clip in seconds; a longer event goes on in the next clip (default 300).")
+    var maxClipSeconds = 300.0
+
     @Option(name: .long, parsing: .unconditional, help: "Largest request body in megabytes (default 32).")
     var maxBody = 32
 
@@ -132,6 +149,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard drainTimeout >= 0, drainTimeout <= 3600 else { throw ValidationError("--drain-timeout must be 0…3600 seconds") }
         guard (1...1_000_000).contains(memoryBudget) else { throw ValidationError("--memory-budget must be 1…1000000 megabytes") }
         if token != nil, tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
+        if clips != nil, camera.isEmpty { throw ValidationError("--clips needs a server camera (--camera)") }
         try CommandFailure.validating { try serverConfiguration().validate() }
     }
 
@@ -162,6 +180,9 @@ struct ServeCommand: AsyncParsableCommand {
             cameras: camera)
         configuration.allowedOrigins = allowOrigin
         configuration.cameraPrivacy = privacy
+        configuration.cameraClips = clips.map {
+            EventClipPolicy(events: $0.events, preRoll: preRoll, postRoll: postRoll, maximumDuration: maxClipSeconds)
+        }
         configuration.drainTimeout = drainTimeout
         configuration.logFormat = logFormat
         configuration.logLevel = logLevel.level
@@ -178,6 +199,11 @@ struct ServeCommand: AsyncParsableCommand {
                 try? StandardStreams.outputLine("kamera: serving http://\(shownHost):\(port)/\(login) — Ctrl-C stops")
                 for (index, path) in configuration.cameras.enumerated() {
                     try? StandardStreams.outputLine("kamera: camera \(index) is \(path) (live view: /v1/cameras/\(index)/live)")
+                }
+                if let clips = configuration.cameraClips {
+                    let events = clips.events.sorted().map(\.rawValue).joined(separator: ", ")
+                    try? StandardStreams.outputLine(
+                        "kamera: cameras save a clip of each \(events) (\(clips.preRoll) s before, \(clips.postRoll) s after)")
                 }
             }
         } catch {

@@ -34,7 +34,8 @@ public struct KameraServer: Sendable {
             admission: admission, limits: configuration.limits, recordingLimits: configuration.recordingLimits,
             budget: MemoryBudget(capacity: configuration.limits.memoryBudget), library: library, logger: logger, metrics: metrics)
         cameras = try configuration.cameras.enumerated().map { index, path in
-            try ServerCamera(index: index, path: path, services: services, privacy: configuration.cameraPrivacy)
+            try ServerCamera(
+                index: index, path: path, services: services, privacy: configuration.cameraPrivacy, clips: configuration.cameraClips)
         }
         self.services = services
     }
@@ -47,6 +48,7 @@ public struct KameraServer: Sendable {
         let trimming = Task { await HeapTrimming.run() }
         defer { trimming.cancel() }
         try await services.library.finishInterruptedRecordings()
+        startEventClips()
         let warming = Task { [lifecycle, services] in await lifecycle.warmUp(metrics: services.metrics) }
         defer { warming.cancel() }
         var group = ServiceGroupConfiguration(
@@ -63,6 +65,13 @@ public struct KameraServer: Sendable {
         // Stopped: a camera recording in progress is finished, not cut off.
         for camera in cameras { await camera.shutDown() }
         services.logger.notice("stopped")
+    }
+
+    /// Starts the cameras that keep event clips (`ServerConfiguration.cameraClips`), which
+    /// capture whether or not anyone watches; after interrupted clips are recovered, so a new
+    /// clip is not taken for one.
+    package func startEventClips() {
+        for camera in cameras { camera.startEventClips() }
     }
 
     /// Who may use the server: its token, its own origin and `allowedOrigins`, and on

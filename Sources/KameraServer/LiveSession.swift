@@ -32,15 +32,22 @@ final class LiveSession: @unchecked Sendable {
     /// How faces are covered whatever the clients ask (a server camera's privacy setting).
     private let enforcedRedaction: RedactionStyle?
     private var redactor: StreamRedactor?
+    /// The source's event clips: told what each frame shows, and (when the picture is
+    /// changed here) given the changed frames.
+    private let clips: CameraClips?
 
     /// - Parameters:
     ///   - recordsFrames: whether the analysed frames are the recording's (a page's); a server
     ///     camera records every captured frame on its own thread instead.
     ///   - enforcedRedaction: faces are covered in this style in everything shown and recorded,
     ///     and clients can change the style but not turn it off (`kamera serve --privacy`).
-    init(recording: RecordingController, recordsFrames: Bool, maximumPixelCount: Int, enforcedRedaction: RedactionStyle? = nil) {
+    ///   - clips: event clips of the source; their events are looked for whatever clients ask.
+    init(
+        recording: RecordingController, recordsFrames: Bool, maximumPixelCount: Int, enforcedRedaction: RedactionStyle? = nil,
+        clips: CameraClips? = nil
+    ) {
         (self.recording, self.recordsFrames, self.maximumPixelCount) = (recording, recordsFrames, maximumPixelCount)
-        self.enforcedRedaction = enforcedRedaction
+        (self.enforcedRedaction, self.clips) = (enforcedRedaction, clips)
     }
 
     /// Whether the frames shown and recorded are the analysed ones changed (background
@@ -102,6 +109,7 @@ final class LiveSession: @unchecked Sendable {
         }
         var wanted = options.withLock { $0 }
         if let enforcedRedaction, wanted.redact == nil { wanted.redact = enforcedRedaction }
+        if let clips { wanted.detect(clips.policy.events) }
         if scanner == nil || scannerOptions != wanted {
             // At most one frame per 1/15 s of detection work: following fills the frames between.
             var configuration = try wanted.liveConfiguration(frameBudget: 1.0 / 15)
@@ -119,6 +127,10 @@ final class LiveSession: @unchecked Sendable {
         shown = try covered(shown, scan: scan, style: wanted.redact, at: time)
         let changed = effect != nil || wanted.redact != nil
         if recordsFrames || changed { recording.append(shown, at: time, frameRate: 30) }
+        if let clips {
+            clips.note(Self.events(in: scan), at: time)
+            if changed { clips.append(shown, at: time, frameRate: 30) }
+        }
         let elapsed = (ContinuousClock.now - began) / .milliseconds(1)
         let message = try LiveFrameResult(
             head: .init(
@@ -142,6 +154,15 @@ final class LiveSession: @unchecked Sendable {
             redactor = try StreamRedactor(scannedElsewhere: Redactor.Configuration(style: style, hold: 0.5, lead: 0))
         }
         return try redactor?.push(frame, scan: scan, at: time).last?.pixelBuffer ?? frame
+    }
+
+    /// What a clip can be kept of in `scan`.
+    private static func events(in scan: FrameScan) -> Set<CameraEvent> {
+        var events = Set<CameraEvent>()
+        if !scan.faces.isEmpty { events.insert(.face) }
+        if !scan.barcodes.isEmpty { events.insert(.code) }
+        if !scan.bodies.isEmpty { events.insert(.person) }
+        return events
     }
 
     private static func sightings(in scan: FrameScan) -> LiveSightings {

@@ -20,6 +20,8 @@ enum RecordingEndReason: String, Codable, Sendable, CaseIterable {
     case serverStopped
     /// The server died while recording; the movie was recovered at the next start.
     case interrupted
+    /// An event clip's post-roll ran out: the event was no longer seen.
+    case eventEnded
 
     init(_ reason: RecordingStopReason) {
         switch reason {

@@ -20,12 +20,17 @@ struct RecordingEntry: Codable, Sendable, FetchableRecord, PersistableRecord {
     var hasThumbnail: Bool
     /// What was recorded: `browser` (frames a page sent) or the server camera's path.
     var source: String?
+    /// For an event clip, what started it; nil for a recording someone asked for.
+    var event: CameraEvent?
+    /// For an event clip, seconds from its start to the frame the event was seen on.
+    var eventOffset: Double?
 
     /// A new recording from `source`, listed as being written before its first frame.
-    static func started(source: String) -> RecordingEntry {
+    /// - Parameter event: what started it, for an event clip.
+    static func started(source: String, event: CameraEvent? = nil) -> RecordingEntry {
         RecordingEntry(
             id: UUID().uuidString, startedAt: Date(), width: 0, height: 0, duration: 0, frames: 0, bytes: 0, stopReason: nil,
-            complete: false, hasThumbnail: false, source: source)
+            complete: false, hasThumbnail: false, source: source, event: event)
     }
 
     var movieName: String { "\(id).mp4" }

@@ -91,6 +91,12 @@ final class ResultsLibrary: Sendable {
         migrator.registerMigration("v2 recording source") { db in
             try db.alter(table: RecordingEntry.databaseTableName) { t in t.add(column: "source", .text) }
         }
+        migrator.registerMigration("v3 event clips") { db in
+            try db.alter(table: RecordingEntry.databaseTableName) { t in
+                t.add(column: "event", .text)
+                t.add(column: "eventOffset", .double)
+            }
+        }
         return migrator
     }
 
@@ -107,6 +113,17 @@ final class ResultsLibrary: Sendable {
     /// Lists a recording as being written, before its first frame, so a crash cannot lose it.
     func insert(_ entry: RecordingEntry) async throws {
         try await write { db in try entry.insert(db) }
+    }
+
+    /// `insert`, waiting on the calling thread: an event clip is listed from a capture thread
+    /// before its first packet is written.
+    func insertNow(_ entry: RecordingEntry) throws {
+        do {
+            try pool.write { db in try entry.insert(db) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            guard (try? FileManager.default.removeItem(at: reserve)) != nil else { throw error }
+            try pool.write { db in try entry.insert(db) }
+        }
     }
 
     func update(_ entry: RecordingEntry) async throws {

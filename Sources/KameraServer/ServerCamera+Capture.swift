@@ -37,7 +37,10 @@ extension ServerCamera {
                     break
                 }
                 // With the background replaced, the analysis records the frames it changed.
-                if !session.changesPicture { recording.append(frame.pixelBuffer, at: frame.time, frameRate: feed.frameRate) }
+                if !session.changesPicture {
+                    recording.append(frame.pixelBuffer, at: frame.time, frameRate: feed.frameRate)
+                    clips?.append(frame.pixelBuffer, at: frame.time, frameRate: feed.frameRate)
+                }
                 queue.yield(LiveFrame(id: UInt32(truncatingIfNeeded: frame.index), picture: .decoded(frame.pixelBuffer, time: frame.time)))
             }
         } catch let error as KameraError {
@@ -51,6 +54,7 @@ extension ServerCamera {
         if let failure { services.logger.error("\(failure.error.message)") }
         // A recording asked for or being written ends with the capture.
         recording.end(failure != nil ? .cameraLost : .serverStopped)
+        clips?.finish(failure != nil ? .cameraLost : .serverStopped)
         // Watchers are told and let go: nothing more will come.
         if let failure { watchers.finishAll(with: .notice(.error(id: nil, failure))) }
         // Closed; open again at once if a page or a recording arrived meanwhile.
@@ -67,11 +71,12 @@ extension ServerCamera {
     }
 
     /// Analyses the newest captured frame whenever a slot is free and someone is watching (or
-    /// a recording needs its background changed), and sends it with its result to every watcher.
+    /// a recording needs its background changed, or event clips need to know what is in
+    /// view), and sends it with its result to every watcher.
     private func analyse(_ queue: LiveFrameQueue) async {
-        let (watchers, session, recording) = (watchers, session, recording)
+        let (watchers, session, recording, keepsClips) = (watchers, session, recording, clips != nil)
         try? await session.run(queue, services: services, previews: true) {
-            !watchers.isEmpty || (session.changesPicture && recording.isRecording)
+            !watchers.isEmpty || keepsClips || (session.changesPicture && recording.isRecording)
         } deliver: { delivery in
             switch delivery {
             case .result(let id, let message, let jpeg):

@@ -32,6 +32,17 @@ final class ServerCamera: Sendable {
         var width: Int?
         var height: Int?
         var recording: Recording?
+        var clips: Clips?
+    }
+
+    /// The camera's event clips as `GET /v1/cameras` lists them.
+    struct Clips: Encodable {
+        var events: [CameraEvent]
+        var preRoll: Double
+        var postRoll: Double
+        var maximumSeconds: Double
+        /// Whether a clip is being written now.
+        var writing: Bool
     }
 
     struct State {
@@ -53,10 +64,15 @@ final class ServerCamera: Sendable {
     /// The camera's controls, when it is a V4L2 device whose driver lists them (nil for a
     /// video file standing in for a camera).
     let captureDevice: CaptureDevice?
+    /// The camera's event clips (`--clips`); nil when it keeps none.
+    let clips: CameraClips?
 
     /// Checks that `path` can be opened as a camera (see `CameraFeed.check`), without opening it.
-    /// - Parameter privacy: faces covered in this style in all it shows and records, whatever pages ask.
-    init(index: Int, path: String, services: ServerServices, privacy: RedactionStyle? = nil) throws {
+    /// - Parameters:
+    ///   - privacy: faces covered in this style in all it shows and records, whatever pages ask.
+    ///   - clips: which events get a clip, and how long; the camera then captures and analyses
+    ///     all the time, from `startEventClips()` on.
+    init(index: Int, path: String, services: ServerServices, privacy: RedactionStyle? = nil, clips: EventClipPolicy? = nil) throws {
         try CameraFeed.check(path)
         (self.index, self.path, self.services) = (index, path, services)
         let device = CameraDevice(queryingDeviceAt: path)
@@ -67,12 +83,20 @@ final class ServerCamera: Sendable {
             source: path, label: "camera \(index)", stopHint: "DELETE /v1/cameras/\(index)/recording stops it",
             library: services.library, logger: services.logger, metrics: services.metrics
         ) { end in watchers.broadcast(.notice(LiveMessage.ended(end.entry, reason: end.reason))) }
-        session = LiveSession(recording: recording, recordsFrames: false, maximumPixelCount: .max, enforcedRedaction: privacy)
+        let clips = clips.map {
+            CameraClips(
+                policy: $0, source: path, library: services.library, logger: services.logger,
+                minimumFreeDiskSpace: services.recordingLimits.minimumFreeDiskSpace)
+        }
+        self.clips = clips
+        session = LiveSession(
+            recording: recording, recordsFrames: false, maximumPixelCount: .max, enforcedRedaction: privacy, clips: clips)
     }
 
-    /// Whether the camera has nothing to do and may close.
+    /// Whether the camera has nothing to do and may close (a camera keeping event clips
+    /// always has).
     var isIdle: Bool {
-        state.withLock { $0.shuttingDown } || (watchers.isEmpty && !recording.isRecording)
+        state.withLock { $0.shuttingDown } || (watchers.isEmpty && !recording.isRecording && clips == nil)
     }
 
     var listing: Listing {
@@ -80,7 +104,17 @@ final class ServerCamera: Sendable {
         return Listing(
             index: index, path: path, name: name, live: "/v1/cameras/\(index)/live", capturing: capturing,
             watching: watchers.count, width: size?.width, height: size?.height,
-            recording: recording.current.map { Listing.Recording(id: $0.id, seconds: $0.seconds) })
+            recording: recording.current.map { Listing.Recording(id: $0.id, seconds: $0.seconds) },
+            clips: clips.map {
+                Clips(
+                    events: $0.policy.events.sorted(), preRoll: $0.policy.preRoll, postRoll: $0.policy.postRoll,
+                    maximumSeconds: $0.policy.maximumDuration, writing: $0.isWritingClip)
+            })
+    }
+
+    /// Starts capturing for event clips (at server start, once interrupted clips are recovered).
+    func startEventClips() {
+        if clips != nil { startCaptureIfNeeded() }
     }
 
     /// Starts sending this camera's analysed frames to a new watcher (opening the camera if
@@ -118,6 +152,7 @@ final class ServerCamera: Sendable {
         // A recording asked for after the capture ended has no frame to end on.
         recording.end(.serverStopped)
         await recording.concluded()
+        await clips?.concluded()
         watchers.finishAll()
     }
 }

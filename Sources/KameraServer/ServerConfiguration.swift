@@ -25,6 +25,8 @@ public struct ServerConfiguration: Sendable {
     /// the first frame (`--privacy`); a page may change the style, not turn it off. Nil: pages
     /// choose (`redact` in the live options).
     public var cameraPrivacy: RedactionStyle?
+    /// Server cameras save a clip around each event of these kinds (`--clips`); nil: none.
+    public var cameraClips: EventClipPolicy?
     /// Seconds a stop (SIGTERM, SIGINT) may take: the server stops accepting connections,
     /// `/readyz` answers 503, requests in flight finish, live sockets are closed and recordings
     /// concluded; past this, what is still running is cut off and the server exits anyway.
@@ -74,6 +76,7 @@ public struct ServerConfiguration: Sendable {
                     "the token must be at least 16 letters, digits or -_.~ (try: openssl rand -hex 16)")
             }
         }
+        try cameraClips?.validate()
         guard isLoopback || token != nil else {
             throw KameraError.invalidArgument(
                 "refusing to listen on \(host) without --token: anyone who can reach it could use the server")

@@ -16,10 +16,13 @@ import WSClient
 /// from the page), the camera going away, shutdown, and cameras that cannot be.
 // One at a time: each test runs a camera analysing frames on the machine's cores.
 @Suite(.tier(.endToEnd), .serialized) struct ServerCameraTests {
-    func server(camera: URL, data: URL = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-camera-\(UUID())")) throws
-        -> KameraServer
-    {
-        try KameraServer(configuration: ServerConfiguration(port: 0, dataDirectory: data, cameras: [camera.path]))
+    func server(
+        camera: URL, data: URL = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-camera-\(UUID())"),
+        clips: EventClipPolicy? = nil
+    ) throws -> KameraServer {
+        var configuration = ServerConfiguration(port: 0, dataDirectory: data, cameras: [camera.path])
+        configuration.cameraClips = clips
+        return try KameraServer(configuration: configuration)
     }
 
     static func json(_ buffer: ByteBuffer) throws -> [String: Any] {
@@ -90,6 +93,50 @@ import WSClient
             }
             #expect(!capturing)
         }
+    }
+
+    @Test("Event clips: a face coming into view saves a clip from ≥ 2 s before the frame it was seen on to 1 s after it left")
+    func eventClip() async throws {
+        let movie = try ServerTestMedia.eventMovie(before: 60, with: 30)
+        let server = try server(camera: movie, clips: EventClipPolicy(events: [.face], preRoll: 2, postRoll: 1))
+        _ = try await server.makeApplication().test(.router) { client in
+            server.startEventClips()
+            let listed = try await client.execute(uri: "/v1/cameras", method: .get) {
+                try #require(Self.json($0.body)["cameras"] as? [[String: Any]])
+            }
+            let clips = try #require(listed.first?["clips"] as? [String: Any])
+            #expect(clips["events"] as? [String] == ["face"] && clips["preRoll"] as? Double == 2)
+            // Nobody watches: the camera runs for its clips. The face is in view from 4 s to 6 s.
+            var clip: [String: Any]?
+            for _ in 0..<120 where clip == nil {
+                try await Task.sleep(for: .milliseconds(100))
+                clip = try await client.execute(uri: "/v1/recordings", method: .get) {
+                    try #require(Self.json($0.body)["recordings"] as? [[String: Any]])
+                }.first { $0["complete"] as? Bool == true }
+            }
+            let entry = try #require(clip, "no clip within 12 s")
+            #expect(entry["event"] as? String == "face" && entry["stopReason"] as? String == "eventEnded")
+            #expect(entry["source"] as? String == movie.path)
+            let offset = try #require(entry["eventOffset"] as? Double)
+            let id = try #require(entry["id"] as? String)
+            let reader = try MovieReader(path: server.services.library.recordingsDirectory.appendingPathComponent("\(id).mp4").path)
+            var numbers: [Int] = []
+            while let frame = try reader.nextFrame() { numbers.append(TestPatternSource.index(in: frame.pixelBuffer)) }
+            let first = try #require(numbers.first)
+            // The frame the face was seen on, counted from the clip's start, is a face frame…
+            let seen = first + Int((offset * 15).rounded())
+            #expect((60..<90).contains(seen), "event seen on frame \(seen)")
+            // …and the clip starts at least 2 s (30 frames) before it, with every frame since.
+            #expect(offset >= 2 - 0.001 && first <= seen - 30)
+            let inView = Array(numbers.prefix(90 - first)), after = Array(numbers.dropFirst(90 - first))
+            #expect(inView == Array(first..<90))
+            // The face left after frame 89 and the movie loops back to frame 0: up to 1 s more
+            // (after the last frame the analysis saw it on), then the clip ends.
+            #expect(after == Array(0..<after.count) && (5...16).contains(after.count), "\(after.count) frames after")
+            #expect(entry["frames"] as? Int == numbers.count)
+            try await client.execute(uri: "/v1/recordings/\(id)/thumbnail", method: .get) { #expect($0.status == .ok) }
+        }
+        await server.cameras[0].shutDown()
     }
 
     @Test("Live view: JPEG frames with results, stable face IDs, the code while in view; a recording from the page has every frame")

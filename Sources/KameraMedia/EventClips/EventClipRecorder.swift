@@ -12,6 +12,15 @@ import KameraCore
 ///
 /// Not thread-safe: append frames and note events from one thread (or behind one lock).
 public final class EventClipRecorder {
+    /// A clip about to open: the event's source time, and the source time of the key frame
+    /// the clip starts on.
+    public struct Opening: Sendable {
+        public var eventTime: Double
+        public var startTime: Double
+        /// Seconds from the clip's start to the event.
+        public var eventOffset: Double { eventTime - startTime }
+    }
+
     /// A clip opening or ending, as `append` reports it.
     public enum Progress {
         /// A clip was opened at `url` for the event at `eventTime`; its first frame is the
@@ -26,7 +35,7 @@ public final class EventClipRecorder {
 
     public let settings: EventClipSettings
     private let encoder: VideoEncoder
-    private let clipURL: (Double) throws -> URL
+    private let clipURL: (Opening) throws -> URL
     private var buffer: PreRollBuffer
     private var firstTime: Double?
     private var lastPTS: Int64 = -1
@@ -48,11 +57,11 @@ public final class EventClipRecorder {
 
     /// - Parameters:
     ///   - settings: the stream's size and rate, and how clips are cut.
-    ///   - clipURL: where a clip for the event at the given source time goes (.mp4 or .mov);
-    ///     called when the clip opens, so a caller can list it before its first frame.
+    ///   - clipURL: where a clip goes (.mp4 or .mov); called as it opens, so a caller can list
+    ///     it before its first frame. Throwing skips the event.
     /// - Throws: `invalidArgument` for settings out of range; `missingResource` without an
     ///   H.264 encoder.
-    public init(settings: EventClipSettings, clipURL: @escaping (Double) throws -> URL) throws {
+    public init(settings: EventClipSettings, clipURL: @escaping (Opening) throws -> URL) throws {
         try FFmpegSetup.load()
         try settings.validate()
         self.settings = settings
@@ -171,7 +180,7 @@ public final class EventClipRecorder {
         let url: URL
         let muxer: MovieMuxer
         do {
-            url = try clipURL(event)
+            url = try clipURL(Opening(eventTime: event, startTime: time(of: origin)))
             try MovieRecorder.validateContainer(of: url)
             if let minimum = settings.minimumFreeDiskSpace, let free = MovieRecorder.freeSpace(at: url), free < minimum {
                 throw KameraError.writeFailed(path: url.path, reason: "\(free) bytes free, below the minimum of \(minimum)")
