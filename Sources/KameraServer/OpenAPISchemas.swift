@@ -168,6 +168,8 @@ enum OpenAPISchemas {
                 ("id", string), ("startedAt", string), ("width", integer), ("height", integer), ("duration", number), ("frames", integer),
                 ("bytes", integer), ("stopReason", enumeration(RecordingEndReason.allCases.map(\.rawValue))), ("complete", boolean),
                 ("hasThumbnail", boolean), ("source", string), ("movie", string), ("thumbnail", string),
+                ("event", enumeration(CameraEvent.allCases.map(\.rawValue))),
+                ("eventOffset", ["type": "number", "description": "seconds from the clip's start to the frame the event was seen on"]),
             ], required: ["id", "startedAt", "width", "height", "duration", "frames", "bytes", "complete", "hasThumbnail", "movie"])
     }
 
@@ -199,6 +201,14 @@ enum OpenAPISchemas {
                 ("index", integer), ("path", string), ("name", string), ("live", string), ("capturing", boolean), ("watching", integer),
                 ("width", integer), ("height", integer),
                 ("recording", object([("id", string), ("seconds", number)], required: ["id", "seconds"])),
+                (
+                    "clips",
+                    object(
+                        [
+                            ("events", array(enumeration(CameraEvent.allCases.map(\.rawValue)))), ("preRoll", number), ("postRoll", number),
+                            ("maximumSeconds", number), ("writing", boolean),
+                        ], required: ["events", "preRoll", "postRoll", "maximumSeconds", "writing"])
+                ),
             ], required: ["index", "path", "name", "live", "capturing", "watching"])
     }
 

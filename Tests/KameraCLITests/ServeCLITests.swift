@@ -173,4 +173,50 @@ import Testing
             #expect(cli.stderr.contains(camera), "\(cli.stderr)")
         }
     }
+
+    @Test("Event clips: SIGKILL while a clip is written leaves it listed after a restart, playable, from ≥ its pre-roll before the event")
+    func killedWhileWritingAClip() async throws {
+        let movie = try EventMovie.write(before: 30, with: 60)
+        let data = dataDirectory()
+        let server = try ServerProcess(
+            data: data, arguments: ["--camera", movie.path, "--clips", "face", "--pre-roll", "1.5", "--post-roll", "30"])
+        // Nobody watches: the camera runs for its clips. The face is in view from 2 s on.
+        var writing = false
+        for _ in 0..<150 where !writing {
+            try await Task.sleep(for: .milliseconds(100))
+            let (_, body) = try await server.request("/v1/cameras")
+            let cameras = try #require((try JSONSerialization.jsonObject(with: body) as? [String: [[String: Any]]])?["cameras"])
+            writing = (cameras.first?["clips"] as? [String: Any])?["writing"] as? Bool == true
+        }
+        #expect(writing, "no clip was started")
+        // Fragments (one per key frame, a second each) reach the disk as they are written.
+        try await Task.sleep(for: .milliseconds(2500))
+        server.kill()
+        let restarted = try ServerProcess(data: data)
+        defer { restarted.stop() }
+        let (_, body) = try await restarted.request("/v1/recordings")
+        let entry = try #require((try JSONSerialization.jsonObject(with: body) as? [String: [[String: Any]]])?["recordings"]?.first)
+        #expect(entry["event"] as? String == "face" && entry["stopReason"] as? String == "interrupted")
+        #expect(entry["complete"] as? Bool == true && entry["source"] as? String == movie.path)
+        let offset = try #require(entry["eventOffset"] as? Double), frames = try #require(entry["frames"] as? Int)
+        let id = try #require(entry["id"] as? String)
+        let (status, clip) = try await restarted.request("/v1/recordings/\(id)/movie")
+        #expect(status == 200)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-clip-\(UUID()).mp4")
+        defer { try? FileManager.default.removeItem(at: path) }
+        try clip.write(to: path)
+        let reader = try MovieReader(path: path.path)
+        var numbers: [Int] = [], times: [Double] = []
+        while let frame = try reader.nextFrame() {
+            numbers.append(TestPatternSource.index(in: frame.pixelBuffer))
+            times.append(frame.time)
+        }
+        let first = try #require(numbers.first)
+        // The clip's frame at the event's offset (times are the camera's delivery times).
+        let seen = try #require(zip(numbers, times).min { abs($0.1 - offset) < abs($1.1 - offset) }?.0)
+        // Seen on a frame with the face; the clip starts ≥ 1.5 s before it.
+        #expect((30..<90).contains(seen), "from \(first), seen on \(seen), offset \(offset), \(numbers.count) frames")
+        #expect(offset >= 1.5 - 0.001 && first < seen, "from \(first), seen on \(seen)")
+        #expect(numbers == Array(first..<first + numbers.count) && frames == numbers.count && numbers.count >= 30)
+    }
 }

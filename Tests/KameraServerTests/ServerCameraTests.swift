@@ -4,6 +4,7 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
 import Kamera
+import KameraTestMedia
 import KameraTestTiers
 import NIOCore
 import Testing
@@ -97,7 +98,7 @@ import WSClient
 
     @Test("Event clips: a face coming into view saves a clip from ≥ 2 s before the frame it was seen on to 1 s after it left")
     func eventClip() async throws {
-        let movie = try ServerTestMedia.eventMovie(before: 60, with: 30)
+        let movie = try EventMovie.write(before: 60, with: 30)
         let server = try server(camera: movie, clips: EventClipPolicy(events: [.face], preRoll: 2, postRoll: 1))
         _ = try await server.makeApplication().test(.router) { client in
             server.startEventClips()
@@ -120,14 +121,17 @@ import WSClient
             let offset = try #require(entry["eventOffset"] as? Double)
             let id = try #require(entry["id"] as? String)
             let reader = try MovieReader(path: server.services.library.recordingsDirectory.appendingPathComponent("\(id).mp4").path)
-            var numbers: [Int] = []
-            while let frame = try reader.nextFrame() { numbers.append(TestPatternSource.index(in: frame.pixelBuffer)) }
+            var numbers: [Int] = [], times: [Double] = []
+            while let frame = try reader.nextFrame() {
+                numbers.append(TestPatternSource.index(in: frame.pixelBuffer))
+                times.append(frame.time)
+            }
             let first = try #require(numbers.first)
-            // The frame the face was seen on, counted from the clip's start, is a face frame…
-            let seen = first + Int((offset * 15).rounded())
+            // The clip's frame at the event's offset (times are the camera's delivery times) is a face frame…
+            let seen = try #require(zip(numbers, times).min { abs($0.1 - offset) < abs($1.1 - offset) }?.0)
             #expect((60..<90).contains(seen), "event seen on frame \(seen)")
-            // …and the clip starts at least 2 s (30 frames) before it, with every frame since.
-            #expect(offset >= 2 - 0.001 && first <= seen - 30)
+            // …and the clip starts at least 2 s before it, with every frame since.
+            #expect(offset >= 2 - 0.001 && first < seen)
             let inView = Array(numbers.prefix(90 - first)), after = Array(numbers.dropFirst(90 - first))
             #expect(inView == Array(first..<90))
             // The face left after frame 89 and the movie loops back to frame 0: up to 1 s more

@@ -33,31 +33,6 @@ enum ServerTestMedia {
         return url
     }
 
-    /// A 15 fps movie for event clips: `before` frames of the photo alone, then `with` frames
-    /// with the astronaut's face; every frame carries its number in the bottom rows as
-    /// `TestPatternSource` writes it, so a clip's frames can be told apart after decoding.
-    static func eventMovie(before: Int = 60, with: Int = 30) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-events-\(UUID()).mp4")
-        let recorder = try MovieRecorder(url: url, settings: RecordingSettings(width: 640, height: 480, frameRate: 15, quality: 18))
-        let empty = try FaceScene(background: "building.jpg", width: 640, height: 480).image
-        var faces = try FaceScene(background: "building.jpg", width: 640, height: 480)
-        faces.place(try FaceScene.astronautHead(), faceCenter: PixelPoint(x: 300, y: 220), faceSide: 150, degrees: 0)
-        let pattern = TestPatternSource(width: 640, height: 480, frameRate: 15)
-        for i in 0..<(before + with) {
-            var frame = i < before ? empty : faces.image
-            // The pattern's frame counter: its bottom 16 rows, 16 bits of 16 pixels.
-            let counter = pattern.frame(i).pixelBuffer
-            let rowBytes = frame.bytesPerRow
-            for y in (480 - 16)..<480 {
-                frame.bytes.replaceSubrange(
-                    y * rowBytes..<(y * rowBytes + 256 * 3), with: counter.bytes[y * rowBytes..<(y * rowBytes + 256 * 3)])
-            }
-            try recorder.append(frame, at: Double(i) / 15)
-        }
-        _ = try recorder.finish()
-        return url
-    }
-
     static func jpeg(_ image: PixelBuffer) throws -> Data {
         try ImageEncoder.encode(image, as: .jpeg(quality: 90))
     }

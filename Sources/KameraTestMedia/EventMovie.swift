@@ -1,0 +1,34 @@
+import Foundation
+import KameraCore
+import KameraMedia
+
+/// A movie standing in for a camera that sees an event: the photo alone, then the
+/// astronaut's face in view. Every frame carries its number in its bottom rows as
+/// `TestPatternSource` writes it, so which frames a clip holds can be read back from the clip.
+public enum EventMovie {
+    /// Writes the movie (640×480, 15 fps) to a new temporary file.
+    /// - Parameters:
+    ///   - before: frames of the photo alone.
+    ///   - with: frames with the face, after them.
+    public static func write(before: Int, with: Int) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-events-\(UUID()).mp4")
+        let recorder = try MovieRecorder(url: url, settings: RecordingSettings(width: 640, height: 480, frameRate: 15, quality: 18))
+        let empty = try FaceScene(background: "building.jpg", width: 640, height: 480).image
+        var faces = try FaceScene(background: "building.jpg", width: 640, height: 480)
+        faces.place(try FaceScene.astronautHead(), faceCenter: PixelPoint(x: 300, y: 220), faceSide: 150, degrees: 0)
+        let pattern = TestPatternSource(width: 640, height: 480, frameRate: 15)
+        for i in 0..<(before + with) {
+            var frame = i < before ? empty : faces.image
+            // The pattern's frame counter: its bottom 16 rows, 16 bits of 16 pixels.
+            let counter = pattern.frame(i).pixelBuffer
+            let rowBytes = frame.bytesPerRow
+            for y in (480 - 16)..<480 {
+                let row = y * rowBytes..<(y * rowBytes + 256 * 3)
+                frame.bytes.replaceSubrange(row, with: counter.bytes[row])
+            }
+            try recorder.append(frame, at: Double(i) / 15)
+        }
+        _ = try recorder.finish()
+        return url
+    }
+}
