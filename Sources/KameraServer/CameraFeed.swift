@@ -15,7 +15,8 @@ final class CameraFeed {
     /// The rate recordings are encoded for (the device's or the file's, else 30).
     let frameRate: Double
     private var reader: MovieReader
-    private let isDevice: Bool
+    /// Whether it is a V4L2 device (not a video file standing in for one).
+    let isDevice: Bool
     private let opened = ContinuousClock.now
     /// Where the file's current loop started, on the feed's clock.
     private var loopStart: Double = 0

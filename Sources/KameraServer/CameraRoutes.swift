@@ -46,6 +46,45 @@ struct CameraRoutes: Sendable {
         return JSONResponse.make(try JSONValueEncoder.encode(["recording": entry.listing]).rendered() + "\n")
     }
 
+    /// `POST /v1/cameras/{index}/photo`: a photo from the camera's next frame at its full
+    /// size, as a JPEG with EXIF (orientation, time taken), saved in the library and listed by
+    /// `GET /v1/stills`; faces are covered when the camera covers them (`--privacy`, or a
+    /// page's choice). Answers 201 with `{"still":{…}}`.
+    func takePhoto(context: some RequestContext) async throws -> Response {
+        let camera = try camera(context)
+        let library = services.library
+        let minimum = services.recordingLimits.minimumFreeDiskSpace
+        if let free = FreeDiskSpace.bytes(onVolumeOf: library.stillsDirectory.path), free < minimum {
+            throw APIError(
+                .insufficientStorage507, code: .diskSpaceLow, message: "the data disk has \(free >> 20) MB free, below the minimum",
+                hint: "delete recordings or photos, or lower --min-free-mb")
+        }
+        let frame = try await camera.nextFrame()
+        let covering = camera.session.faceCovering
+        let taken = Date()
+        let (image, thumbnail, picture) = try await APIError.mappingKameraErrors {
+            try await services.admission.run(timeout: services.limits.requestTimeout) {
+                var picture = frame.pixelBuffer
+                if let covering {
+                    picture = try Redactor(configuration: Redactor.Configuration(style: covering)).redact(Image(pixelBuffer: picture))
+                        .pixelBuffer
+                }
+                let image = try ImageEncoder.encodePhoto(picture, quality: 92, metadata: PhotoMetadata(orientation: .up, dateTaken: taken))
+                let thumbnail = try ImageEncoder.encode(picture.fitting(maximumDimension: 320), as: .jpeg(quality: 80))
+                return (image, thumbnail, picture)
+            }
+        }
+        let entry = StillEntry(
+            id: UUID().uuidString, takenAt: taken, width: picture.width, height: picture.height, bytes: Int64(image.count),
+            source: camera.path, facesCovered: covering != nil)
+        do {
+            try await library.insert(entry, image: image, thumbnail: thumbnail)
+        } catch {
+            throw library.apiError(error, logger: services.logger)
+        }
+        return JSONResponse.make(try JSONValueEncoder.encode(["still": entry.listing]).rendered() + "\n", status: .created)
+    }
+
     /// One page watching a camera: frames and results out, options and recording commands in.
     func live(_ camera: ServerCamera, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let (id, updates) = camera.watch()

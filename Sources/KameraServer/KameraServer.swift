@@ -131,6 +131,7 @@ public struct KameraServer: Sendable {
         let controlRoutes = CameraControlRoutes(routes: cameraRoutes)
         router.get("/v1/cameras/{index}/controls") { _, context in try controlRoutes.list(context: context) }
         router.put("/v1/cameras/{index}/controls") { request, context in try await controlRoutes.change(request, context: context) }
+        router.post("/v1/cameras/{index}/photo") { _, context in try await cameraRoutes.takePhoto(context: context) }
         router.ws("/v1/cameras/{index}/live") { _, context in
             _ = try cameraRoutes.camera(context)
             return .upgrade()
@@ -141,6 +142,11 @@ public struct KameraServer: Sendable {
         router.get("/v1/recordings/{id}/movie") { request, context in try await recordings.movie(request, context: context) }
         router.get("/v1/recordings/{id}/thumbnail") { _, context in try await recordings.thumbnail(context: context) }
         router.delete("/v1/recordings/{id}") { _, context in try await recordings.delete(context: context) }
+        let stills = StillRoutes(library: library)
+        router.get("/v1/stills") { request, _ in try await stills.list(request) }
+        router.get("/v1/stills/{id}/image") { request, context in try await stills.image(request, context: context) }
+        router.get("/v1/stills/{id}/thumbnail") { _, context in try await stills.thumbnail(context: context) }
+        router.delete("/v1/stills/{id}") { _, context in try await stills.delete(context: context) }
         let stored = LibraryRoutes(library: library)
         router.get("/v1/codes") { request, _ in try await stored.codes(request) }
         router.get("/v1/photos") { request, _ in try await stored.photos(request) }

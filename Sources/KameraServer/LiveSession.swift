@@ -55,6 +55,10 @@ final class LiveSession: @unchecked Sendable {
     /// the analysis, so nothing unchanged is written.
     var changesPicture: Bool { enforcedRedaction != nil || options.withLock { $0.background != nil || $0.redact != nil } }
 
+    /// How faces are covered in what the source shows now (nil: not at all): a photo taken
+    /// from it is covered the same way.
+    var faceCovering: RedactionStyle? { enforcedRedaction ?? options.withLock { $0.redact } }
+
     /// Takes new options; the scanner is rebuilt at the next frame if they changed.
     func update(_ new: AnalysisOptions) {
         options.withLock { $0 = new }

@@ -127,6 +127,22 @@ extension OpenAPIDocument {
                     ],
                 ]
             ),
+            (
+                "/v1/cameras/{index}/photo",
+                [
+                    "post": [
+                        "summary":
+                            "Take a photo with a server camera: its next frame at full size, JPEG with EXIF, saved and listed by /v1/stills",
+                        "parameters": [pathIndex],
+                        "responses": [
+                            "201": json("the saved photo", single("still", "Still")), "403": forbidden, "404": failure("no such camera"),
+                            "503": failure("the camera cannot be opened, or the server is stopping"),
+                            "504": failure("the camera delivered no frame (cameraNotResponding)"),
+                            "507": failure("the disk is full or below its free-space minimum"),
+                        ],
+                    ]
+                ]
+            ),
             ("/v1/cameras/{index}/live", ["get": LiveSocketDescription.camera]),
             (
                 "/v1/recordings",
@@ -174,6 +190,40 @@ extension OpenAPIDocument {
                             "200": ["description": "PNG", "content": ["image/png": [:]]],
                             "404": failure("no such recording or no thumbnail"),
                         ],
+                    ]
+                ]
+            ),
+            stored("/v1/stills", "stills", "Still", "Photos taken with server cameras (POST /v1/cameras/{index}/photo)"),
+            (
+                "/v1/stills/{id}",
+                [
+                    "delete": [
+                        "summary": "Delete a photo and its files", "parameters": [pathID],
+                        "responses": ["204": ["description": "deleted"], "403": forbidden, "404": failure("no such photo")],
+                    ]
+                ]
+            ),
+            (
+                "/v1/stills/{id}/image",
+                [
+                    "get": [
+                        "summary": "The photo: JPEG at the camera's full size with EXIF orientation and time taken",
+                        "parameters": [
+                            pathID,
+                            parameter(
+                                "download", in: "query", OpenAPISchemas.string,
+                                "present: sent as an attachment named kamera-DATE.jpg (Content-Disposition)"),
+                        ],
+                        "responses": ["200": ["description": "JPEG", "content": ["image/jpeg": [:]]], "404": failure("no such photo")],
+                    ]
+                ]
+            ),
+            (
+                "/v1/stills/{id}/thumbnail",
+                [
+                    "get": [
+                        "summary": "The photo at most 320 pixels on its longer side", "parameters": [pathID],
+                        "responses": ["200": ["description": "JPEG", "content": ["image/jpeg": [:]]], "404": failure("no such photo")],
                     ]
                 ]
             ),

@@ -33,7 +33,7 @@ enum OpenAPISchemas {
         [
             ("Error", error), ("Box", box), ("Barcode", barcode), ("Face", face), ("TextLine", textLine), ("Rectangle", rectangle),
             ("DetectResults", detectResults), ("AnalysisOptions", analysisOptions), ("Recording", recording), ("Code", code),
-            ("Photo", photo), ("FaceTrack", faceTrack), ("Camera", camera), ("Health", health), ("Readiness", readiness),
+            ("Photo", photo), ("FaceTrack", faceTrack), ("Still", still), ("Camera", camera), ("Health", health), ("Readiness", readiness),
             ("GenerateOrder", generateOrder), ("CameraControls", cameraControls), ("CameraSettings", cameraSettings),
             ("PersonMask", personMask), ("BodyPose", bodyPose), ("HandPose", handPose),
         ]
@@ -193,6 +193,14 @@ enum OpenAPISchemas {
         object(
             [("session", string), ("faceID", integer), ("appearedAt", string), ("lostAt", nullable("string"))],
             required: ["session", "faceID", "appearedAt", "lostAt"])
+    }
+
+    static var still: JSONValue {
+        object(
+            [
+                ("id", string), ("takenAt", string), ("width", integer), ("height", integer), ("bytes", integer), ("source", string),
+                ("facesCovered", boolean), ("image", string), ("thumbnail", string),
+            ], required: ["id", "takenAt", "width", "height", "bytes", "source", "facesCovered", "image", "thumbnail"])
     }
 
     static var camera: JSONValue {

@@ -10,6 +10,7 @@ import Logging
 final class ResultsLibrary: Sendable {
     let directory: URL
     let recordingsDirectory: URL
+    let stillsDirectory: URL
     private let pool: DatabasePool
     /// A file of `reserveBytes` kept beside the database and deleted when a write finds the
     /// disk full, so the library can still record how recordings ended (and say so) when a
@@ -20,9 +21,11 @@ final class ResultsLibrary: Sendable {
     init(directory: URL) throws {
         self.directory = directory
         recordingsDirectory = directory.appendingPathComponent("recordings", isDirectory: true)
+        stillsDirectory = directory.appendingPathComponent("stills", isDirectory: true)
         reserve = directory.appendingPathComponent("kamera.reserve")
         do {
             try FileManager.default.createDirectory(at: recordingsDirectory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: stillsDirectory, withIntermediateDirectories: true)
             pool = try DatabasePool(path: directory.appendingPathComponent("kamera.sqlite").path)
             try Self.migrator.migrate(pool)
             // Best effort: on a disk too full for it, there is nothing to keep in reserve.
@@ -95,6 +98,17 @@ final class ResultsLibrary: Sendable {
             try db.alter(table: RecordingEntry.databaseTableName) { t in
                 t.add(column: "event", .text)
                 t.add(column: "eventOffset", .double)
+            }
+        }
+        migrator.registerMigration("v4 stills") { db in
+            try db.create(table: StillEntry.databaseTableName) { t in
+                t.primaryKey("id", .text)
+                t.column("takenAt", .datetime).notNull()
+                t.column("width", .integer).notNull()
+                t.column("height", .integer).notNull()
+                t.column("bytes", .integer).notNull()
+                t.column("source", .text).notNull()
+                t.column("facesCovered", .boolean).notNull()
             }
         }
         return migrator
@@ -211,6 +225,75 @@ final class ResultsLibrary: Sendable {
     static func writeThumbnail(of movie: URL, to url: URL) throws {
         let image = try ThumbnailGenerator(maximumSize: Size(width: 100, height: 0)).image(forVideoAt: movie.path, at: 0)
         try ImageEncoder.write(image, to: url)
+    }
+
+    // MARK: Stills
+
+    func imageURL(_ entry: StillEntry) -> URL { stillsDirectory.appendingPathComponent(entry.imageName) }
+    func thumbnailURL(_ entry: StillEntry) -> URL { stillsDirectory.appendingPathComponent(entry.thumbnailName) }
+
+    /// Saves a photo: its files first (each written whole or not at all), then its row; a
+    /// photo whose row cannot be written leaves no files behind.
+    /// - Throws: `diskFull` or `writeFailed`.
+    func insert(_ entry: StillEntry, image: Data, thumbnail: Data) async throws {
+        let files = [(imageURL(entry), image), (thumbnailURL(entry), thumbnail)]
+        do {
+            for (url, data) in files { try Self.writeWhole(data, to: url) }
+            try await write { db in try entry.insert(db) }
+        } catch {
+            for (url, _) in files { try? FileManager.default.removeItem(at: url) }
+            throw error
+        }
+    }
+
+    func stills(page: PageRequest) async throws -> [StillEntry] {
+        try await pool.read { db in try StillEntry.order(Column("takenAt").desc).limit(page.limit, offset: page.offset).fetchAll(db) }
+    }
+
+    func still(id: String) async throws -> StillEntry? {
+        try await pool.read { db in try StillEntry.fetchOne(db, key: id) }
+    }
+
+    /// Deletes the row, then the files; false when there is no such photo.
+    func deleteStill(id: String) async throws -> Bool {
+        guard
+            let entry = try await write({ db -> StillEntry? in
+                guard let entry = try StillEntry.fetchOne(db, key: id) else { return nil }
+                try entry.delete(db)
+                return entry
+            })
+        else { return false }
+        try? FileManager.default.removeItem(at: imageURL(entry))
+        try? FileManager.default.removeItem(at: thumbnailURL(entry))
+        return true
+    }
+
+    /// Writes `data` to a temporary file beside `url` and renames it into place, so a full
+    /// disk leaves no half-written file; the failure says which (`diskFull` for ENOSPC).
+    static func writeWhole(_ data: Data, to url: URL) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw KameraError.writeFailed(path: url.path, errno: errno, reason: String(cString: strerror(errno))) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        if failure == 0, rename(temporary.path, url.path) != 0 { failure = errno }
+        guard failure == 0 else {
+            unlink(temporary.path)
+            throw KameraError.writeFailed(path: url.path, errno: failure, reason: String(cString: strerror(failure)))
+        }
     }
 
     // MARK: Live sessions and photos

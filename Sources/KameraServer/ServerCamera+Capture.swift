@@ -4,6 +4,9 @@ import Logging
 
 /// The camera's capture thread, and the analysis of its newest frame.
 extension ServerCamera {
+    /// Frames a device delivers before a photo is taken from it (as `kamera snap --warm-up`).
+    static let warmUpFrames = 10
+
     func startCaptureIfNeeded() {
         let start = state.withLock { s -> Bool in
             guard !s.capturing, !s.shuttingDown else { return false }
@@ -36,6 +39,8 @@ extension ServerCamera {
                         hint: "check the camera and its cable")
                     break
                 }
+                // A device's first frames come while its exposure settles: no photo of those.
+                if !feed.isDevice || frame.index >= Self.warmUpFrames { deliverToWaiters(frame) }
                 // With the background replaced, the analysis records the frames it changed.
                 if !session.changesPicture {
                     recording.append(frame.pixelBuffer, at: frame.time, frameRate: feed.frameRate)
@@ -56,7 +61,14 @@ extension ServerCamera {
         recording.end(failure != nil ? .cameraLost : .serverStopped)
         clips?.finish(failure != nil ? .cameraLost : .serverStopped)
         // Watchers are told and let go: nothing more will come.
-        if let failure { watchers.finishAll(with: .notice(.error(id: nil, failure))) }
+        if let failure {
+            watchers.finishAll(with: .notice(.error(id: nil, failure)))
+            // Photos waiting for a frame get none: they are answered now, not at their timeout.
+            for waiter in state.withLock({ s in
+                defer { s.frameWaiters = [:] }
+                return Array(s.frameWaiters.values)
+            }) { waiter.finish() }
+        }
         // Closed; open again at once if a page or a recording arrived meanwhile.
         let waiters = state.withLock { s -> [AsyncStream<Void>.Continuation] in
             (s.capturing, s.frameSize) = (false, nil)

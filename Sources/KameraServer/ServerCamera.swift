@@ -51,6 +51,8 @@ final class ServerCamera: Sendable {
         var frameSize: (width: Int, height: Int)?
         /// `shutDown` waiting for the capture thread to end.
         var captureEndWaiters: [AsyncStream<Void>.Continuation] = []
+        /// Photos waiting for the camera's next frame.
+        var frameWaiters: [UUID: AsyncStream<VideoFrame>.Continuation] = [:]
     }
 
     let index: Int
@@ -94,9 +96,10 @@ final class ServerCamera: Sendable {
     }
 
     /// Whether the camera has nothing to do and may close (a camera keeping event clips
-    /// always has).
+    /// always has; a photo waiting for a frame keeps it open).
     var isIdle: Bool {
-        state.withLock { $0.shuttingDown } || (watchers.isEmpty && !recording.isRecording && clips == nil)
+        let (stopping, photosWaiting) = state.withLock { ($0.shuttingDown, !$0.frameWaiters.isEmpty) }
+        return stopping || (watchers.isEmpty && !recording.isRecording && clips == nil && !photosWaiting)
     }
 
     var listing: Listing {
@@ -137,6 +140,44 @@ final class ServerCamera: Sendable {
         let entry = try await recording.start(limits: limits)
         startCaptureIfNeeded()
         return entry
+    }
+
+    /// The camera's next frame at its full size (opening the camera if it is closed; a
+    /// device's first frames, while its exposure settles, are skipped): a photo.
+    /// - Throws: `cameraUnavailable` (503) while the server stops; `cameraNotResponding` (504)
+    ///   when no frame came within `patience`.
+    func nextFrame(patience: Duration = .seconds(10)) async throws -> VideoFrame {
+        let id = UUID()
+        let (frames, waiter) = AsyncStream.makeStream(of: VideoFrame.self, bufferingPolicy: .bufferingNewest(1))
+        let accepted = state.withLock { s -> Bool in
+            guard !s.shuttingDown else { return false }
+            s.frameWaiters[id] = waiter
+            return true
+        }
+        guard accepted else {
+            throw APIError(.serviceUnavailable, code: .cameraUnavailable, message: "the server is stopping", hint: "")
+        }
+        startCaptureIfNeeded()
+        let frame = await frames.first(within: patience)
+        state.withLock { _ = $0.frameWaiters.removeValue(forKey: id) }
+        guard let frame else {
+            throw APIError(
+                .gatewayTimeout, code: .cameraNotResponding, message: "camera \(index) delivered no frame for \(patience)",
+                hint: "check the camera; GET /v1/cameras says whether it is capturing")
+        }
+        return frame
+    }
+
+    /// On the capture thread: hands `frame` to the photos waiting for one.
+    func deliverToWaiters(_ frame: VideoFrame) {
+        let waiters = state.withLock { s -> [AsyncStream<VideoFrame>.Continuation] in
+            defer { s.frameWaiters = [:] }
+            return Array(s.frameWaiters.values)
+        }
+        for waiter in waiters {
+            waiter.yield(frame)
+            waiter.finish()
+        }
     }
 
     /// Ends capture (a recording in progress is finished as `serverStopped`) and waits, up to

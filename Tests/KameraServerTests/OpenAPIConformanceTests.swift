@@ -122,7 +122,7 @@ import Testing
                     }
                 }
             }
-            for path in ["/healthz", "/v1/photos", "/v1/codes", "/v1/face-tracks", "/v1/recordings", "/v1/cameras"] {
+            for path in ["/healthz", "/v1/photos", "/v1/codes", "/v1/face-tracks", "/v1/recordings", "/v1/cameras", "/v1/stills"] {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .ok, "\(path)")
                     checked.append((path, Data(buffer: response.body), path))
@@ -141,7 +141,7 @@ import Testing
             }
             return checked
         }
-        #expect(checked.count == 11)
+        #expect(checked.count == 12)
         for (name, body, schema) in checked {
             let value = try JSONSerialization.jsonObject(with: body)
             let problems = checker.problems(

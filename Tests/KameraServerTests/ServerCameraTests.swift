@@ -143,6 +143,48 @@ import WSClient
         await server.cameras[0].shutDown()
     }
 
+    @Test("Photos: the camera's next frame at full size as a JPEG with EXIF time, saved, listed, served and deleted")
+    func photo() async throws {
+        let movie = try ServerTestMedia.cameraMovie()
+        let server = try server(camera: movie)
+        _ = try await server.makeApplication().test(.router) { client in
+            // Nobody watches: the camera opens for the photo.
+            let still = try await client.execute(uri: "/v1/cameras/0/photo", method: .post) { response in
+                #expect(response.status == .created)
+                return try #require(Self.json(response.body)["still"] as? [String: Any])
+            }
+            #expect(still["width"] as? Int == 640 && still["height"] as? Int == 480 && still["source"] as? String == movie.path)
+            #expect(still["facesCovered"] as? Bool == false)
+            let id = try #require(still["id"] as? String)
+            let image = try await client.execute(uri: "/v1/stills/\(id)/image", method: .get) { response in
+                #expect(response.headers[.contentType] == "image/jpeg")
+                return Data(buffer: response.body)
+            }
+            #expect(Int64(image.count) == still["bytes"] as? Int64 ?? Int64(still["bytes"] as? Int ?? 0))
+            let decoded = try ImageDecoder.decode(image).pixelBuffer
+            #expect(decoded.width == 640 && decoded.height == 480)
+            // The face of the camera's movie is in the photo; the EXIF block says when it was taken.
+            #expect(try await DetectFaceRectanglesRequest().perform(on: decoded).count == 1)
+            let day = DateFormatter()
+            (day.dateFormat, day.timeZone) = ("yyyy:MM:dd", .current)
+            #expect(image.range(of: Data("Exif\0\0".utf8)) != nil && image.range(of: Data(day.string(from: Date()).utf8)) != nil)
+            try await client.execute(uri: "/v1/stills/\(id)/image?download", method: .get) { response in
+                #expect(response.headers[.contentDisposition]?.hasPrefix("attachment; filename=\"kamera-") == true)
+            }
+            let thumbnail = try await client.execute(uri: "/v1/stills/\(id)/thumbnail", method: .get) { Data(buffer: $0.body) }
+            #expect(try ImageDecoder.decode(thumbnail).width == 320)
+            let listed = try await client.execute(uri: "/v1/stills", method: .get) { try Self.json($0.body) }
+            #expect((listed["stills"] as? [[String: Any]])?.map { $0["id"] as? String } == [id])
+            #expect(listed["next"] is NSNull)
+            try await client.execute(uri: "/v1/cameras/3/photo", method: .post) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/v1/stills/\(id)", method: .delete) { #expect($0.status == .noContent) }
+            try await client.execute(uri: "/v1/stills/\(id)/image", method: .get) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/v1/stills/\(id)", method: .delete) { #expect($0.status == .notFound) }
+            let folder = server.services.library.stillsDirectory.path
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "files left after the delete")
+        }
+    }
+
     @Test("Live view: JPEG frames with results, stable face IDs, the code while in view; a recording from the page has every frame")
     func liveView() async throws {
         let server = try server(camera: try ServerTestMedia.cameraMovie())
@@ -253,6 +295,14 @@ import WSClient
                 frames += 1
             }
             #expect(frames >= 5)
+            // A photo is covered too.
+            let still = try await client.execute(uri: "/v1/cameras/0/photo", method: .post) { response in
+                #expect(response.status == .created)
+                return try #require(Self.json(response.body)["still"] as? [String: Any])
+            }
+            #expect(still["facesCovered"] as? Bool == true)
+            let image = try await client.execute(uri: try #require(still["image"] as? String), method: .get) { Data(buffer: $0.body) }
+            #expect(try await DetectFaceRectanglesRequest().perform(on: try ImageDecoder.decode(image).pixelBuffer).isEmpty)
         }
     }
 
