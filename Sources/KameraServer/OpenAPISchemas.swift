@@ -217,7 +217,8 @@ enum OpenAPISchemas {
                             ("maximumSeconds", number), ("writing", boolean),
                         ], required: ["events", "preRoll", "postRoll", "maximumSeconds", "writing"])
                 ),
-            ], required: ["index", "path", "name", "live", "capturing", "watching"])
+                ("hasControls", boolean),
+            ], required: ["index", "path", "name", "live", "capturing", "watching", "hasControls"])
     }
 
     static var health: JSONValue {

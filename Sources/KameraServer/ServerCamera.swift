@@ -33,6 +33,9 @@ final class ServerCamera: Sendable {
         var height: Int?
         var recording: Recording?
         var clips: Clips?
+        /// Whether `GET /v1/cameras/{index}/controls` has controls to show (a V4L2 device whose
+        /// driver lists them).
+        var hasControls: Bool
     }
 
     /// The camera's event clips as `GET /v1/cameras` lists them.
@@ -112,7 +115,7 @@ final class ServerCamera: Sendable {
                 Clips(
                     events: $0.policy.events.sorted(), preRoll: $0.policy.preRoll, postRoll: $0.policy.postRoll,
                     maximumSeconds: $0.policy.maximumDuration, writing: $0.isWritingClip)
-            })
+            }, hasControls: captureDevice != nil)
     }
 
     /// Starts capturing for event clips (at server start, once interrupted clips are recovered).

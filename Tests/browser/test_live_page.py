@@ -46,9 +46,9 @@ def shot(driver, name):
     driver.save_screenshot(os.path.join(ARTIFACTS, name + ".png"))
 
 
-def start_server(data, port="0"):
+def start_server(data, port="0", extra=()):
     # The same Y4M is also the server's own camera (--camera), for the server-camera view.
-    server = subprocess.Popen([KAMERA, "serve", "--port", port, "--data", data, "--camera", CAMERA],
+    server = subprocess.Popen([KAMERA, "serve", "--port", port, "--data", data, "--camera", CAMERA, *extra],
                               stdout=subprocess.PIPE, text=True)
     line = server.stdout.readline()
     return server, re.search(r"127\.0\.0\.1:(\d+)/", line).group(1)
@@ -376,7 +376,34 @@ def main():
             # Every camera frame (15 fps), not just the analysed ones.
             check(recording["frames"] >= recording["duration"] * 15 * 0.9,
                   f"the recording has every camera frame ({recording['frames']} in {recording['duration']} s)")
+        # A photo from the server camera is saved at the camera's full size; the settings of a
+        # video file standing in for a camera say it has none.
+        driver.find_element(By.ID, "take-photo").click()
+        saved = wait_for(driver, "return [...document.querySelectorAll('.toast')]"
+                                 ".some(t => t.textContent.startsWith('Photo saved (640×480)'))", timeout=15)
+        check(bool(saved), "Take photo saves the server camera's frame at its full size")
+        driver.find_element(By.CSS_SELECTOR, "#camera-settings summary").click()
+        none = wait_for(driver, "return document.getElementById('camera-settings-body').textContent.includes('no settings to change')",
+                        timeout=10)
+        check(bool(none), "a video file standing in for a camera has no settings to change, and the page says so")
+        accessible(driver, "the server camera's photo button and settings")
         driver.find_element(By.ID, "stop").click()
+        driver.find_element(By.ID, "tab-gallery").click()
+        still = wait_for(driver, "const i = document.querySelector('#stills li img');"
+                                 " return i && i.complete && i.naturalWidth === 320 && document.getElementById('stills-empty').offsetParent === null",
+                         timeout=10)
+        check(bool(still), "the photo is in the Gallery with its thumbnail")
+        # Event clips: restarted keeping clips of faces (the camera's face is always in view, so
+        # a 3 s clip is cut and listed with its event while nobody watches).
+        server.terminate()
+        server.wait()
+        server, _ = start_server(data, port, ["--clips", "face", "--pre-roll", "1", "--post-roll", "1", "--max-clip-seconds", "3"])
+        clip = wait_for(driver, "document.getElementById('refresh-gallery').click();"
+                                " return [...document.querySelectorAll('#gallery .event')].map(e => e.textContent)"
+                                ".find(t => t.startsWith('Clip: a face at '))", timeout=30, poll=1)
+        check(bool(clip), f"an event clip is listed in the Gallery with its event ({clip})")
+        shot(driver, "6-gallery-clips-photos")
+        accessible(driver, "the Gallery with clips and photos")
         # Health of the whole run: no errors in the page's console (but the lost server's).
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "ERR_CONNECTION_REFUSED" not in e["message"]
                   and "WebSocket" not in e["message"]]

@@ -13,7 +13,9 @@ const STOP_REASONS = {
   finished: "stopped", maximumDurationReached: "time limit reached", maximumFileSizeReached: "size limit reached",
   diskSpaceLow: "server disk nearly full", diskFull: "server disk full", writeFailed: "could not be written",
   disconnected: "page disconnected", cameraLost: "camera lost", serverStopped: "server stopped", interrupted: "interrupted (server restarted)",
+  eventEnded: "event over",
 };
+const EVENT_NAMES = { face: "a face", code: "a code", person: "a person" };
 const humanReason = (reason) => STOP_REASONS[reason] || reason || "being written";
 
 // Status in words (idle, live, recording, reconnecting), announced to screen readers.
@@ -76,12 +78,123 @@ async function listCameras() {
   const remembered = current || localStorage.getItem("kamera.camera");
   if (remembered && choices.some(([, value]) => value === remembered)) select.value = remembered;
   $("resolution").disabled = select.value.startsWith("server:");
+  showServerCamera();
 }
 $("camera").addEventListener("change", () => {
   localStorage.setItem("kamera.camera", $("camera").value);
   // A server camera sends its own frames at its own size.
   $("resolution").disabled = $("camera").value.startsWith("server:");
+  showServerCamera();
 });
+
+// A server camera: a photo button, whether it keeps event clips, and its settings (focus,
+// exposure, white balance, zoom, torch, mains frequency) as its driver supports them.
+function serverCameraIndex() { const v = $("camera").value; return v.startsWith("server:") ? v.slice(7) : null; }
+async function errorText(response) {
+  try { const e = (await response.json()).error; return e.message + (e.hint ? " (" + e.hint + ")" : ""); } catch (e) { return "HTTP " + response.status; }
+}
+let serverCamera = null;
+async function showServerCamera() {
+  const index = serverCameraIndex();
+  $("server-camera").classList.toggle("hidden", index === null);
+  $("camera-settings").open = false;
+  $("camera-settings-body").replaceChildren();
+  $("clips-state").textContent = "";
+  serverCamera = null;
+  if (index === null) return;
+  try {
+    const response = await fetch("/v1/cameras");
+    if (!response.ok) return;
+    const camera = (await response.json()).cameras.find((c) => String(c.index) === index);
+    if (serverCameraIndex() === index) serverCamera = camera;
+    if (camera && camera.clips && serverCameraIndex() === index) {
+      const events = camera.clips.events.map((e) => EVENT_NAMES[e] || e).join(", ");
+      $("clips-state").textContent = "Saves a clip whenever " + events + " comes into view (" + camera.clips.preRoll + " s before, "
+        + camera.clips.postRoll + " s after)" + (camera.clips.writing ? " · saving one now" : "") + ".";
+    }
+  } catch (e) { /* the camera list is only a nicety here */ }
+}
+$("take-photo").addEventListener("click", async () => {
+  const index = serverCameraIndex();
+  if (index === null) return;
+  $("take-photo").disabled = true;
+  try {
+    const response = await fetch("/v1/cameras/" + index + "/photo", { method: "POST" });
+    if (response.ok) {
+      const still = (await response.json()).still;
+      toast("Photo saved (" + still.width + "×" + still.height + (still.facesCovered ? ", faces covered" : "") + "). It is in the Gallery.");
+    } else toast("No photo: " + await errorText(response), "error");
+  } catch (e) { toast("No photo: the server did not answer.", "error"); }
+  $("take-photo").disabled = false;
+});
+$("camera-settings").addEventListener("toggle", () => { if ($("camera-settings").open) loadCameraSettings(); });
+async function loadCameraSettings() {
+  const index = serverCameraIndex(), body = $("camera-settings-body");
+  if (index === null) return;
+  if (serverCamera && !serverCamera.hasControls) {
+    body.replaceChildren(paragraph("This camera has no settings to change: it is a video file standing in for a camera, or its driver lists no controls."));
+    return;
+  }
+  body.replaceChildren(paragraph("Asking the camera…"));
+  let response;
+  try { response = await fetch("/v1/cameras/" + index + "/controls"); } catch (e) { body.replaceChildren(paragraph("The server did not answer.")); return; }
+  if (!response.ok) { body.replaceChildren(paragraph(await errorText(response))); return; }
+  renderCameraSettings(index, await response.json());
+}
+function paragraph(text) { const p = document.createElement("p"); p.textContent = text; return p; }
+// One control per setting the driver supports; a change is sent at once (PUT), and the
+// driver's answer (or its refusal) is shown.
+function renderCameraSettings(index, listing) {
+  const body = $("camera-settings-body"), s = listing.supports, items = [];
+  const send = async (settings) => {
+    let response;
+    try {
+      response = await fetch("/v1/cameras/" + index + "/controls", { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(settings) });
+    } catch (e) { toast("The server did not answer.", "error"); return; }
+    if (response.ok) toast("Camera set: " + Object.entries(settings).map(([k, v]) => k + " " + v).join(", ") + ".");
+    else toast("Not set: " + await errorText(response), "error");
+  };
+  const choice = (label, key, values) => {
+    if (!values.length) return;
+    const select = document.createElement("select");
+    select.add(new Option("—", ""));
+    for (const v of values) select.add(new Option(v, v));
+    select.addEventListener("change", () => { if (select.value) send({ [key]: select.value }); });
+    const l = document.createElement("label"); l.append(label + " ", select); items.push(l);
+  };
+  const slider = (label, key, min, max, step, extra) => {
+    const input = document.createElement("input");
+    Object.assign(input, { type: "range", min, max, step, value: min });
+    input.addEventListener("change", () => send({ ...extra, [key]: Number(input.value) }));
+    const l = document.createElement("label"); l.append(label + " ", input); items.push(l);
+  };
+  const toggle = (label, key, on, off) => {
+    const input = document.createElement("input"); input.type = "checkbox";
+    input.addEventListener("change", () => send({ [key]: input.checked ? on : off }));
+    const l = document.createElement("label"); l.append(input, " " + label); items.push(l);
+  };
+  choice("Focus", "focusMode", s.focusModes);
+  if (s.autoFocusRangeRestriction) choice("Focus range", "autoFocusRangeRestriction", ["none", "near", "far"]);
+  if (s.smoothAutoFocus) toggle("smooth autofocus", "isSmoothAutoFocusEnabled", true, false);
+  if (s.lensPosition) slider("Lens (near … far)", "lensPosition", 0, 1, 0.01, { focusMode: "locked" });
+  choice("Exposure", "exposureMode", s.exposureModes.filter((m) => m !== "custom"));
+  if (s.exposureModes.includes("continuous")) slider("Brightness (EV)", "exposureTargetBias", -2, 2, 0.1, {});
+  choice("White balance", "whiteBalanceMode", s.whiteBalanceModes);
+  if (s.maxZoomFactor > 1) slider("Zoom", "videoZoomFactor", 1, s.maxZoomFactor, 0.1, {});
+  if (s.torch) toggle("torch", "torchMode", "on", "off");
+  if (s.powerLineFrequency) choice("Mains", "powerLineFrequency", ["50", "60", "auto", "disabled"]);
+  if (!items.length) items.push(paragraph("The driver lists controls, but none that maps to a setting here."));
+  const raw = document.createElement("details");
+  raw.innerHTML = "<summary>Driver controls</summary>";
+  const list = document.createElement("ul");
+  for (const c of listing.controls) {
+    const li = document.createElement("li");
+    li.textContent = c.name + ": " + (c.value ?? "–") + (c.kind === "integer" ? " (" + c.minimum + "…" + c.maximum + ")" : "") + (c.isInactive ? ", inactive" : "");
+    list.appendChild(li);
+  }
+  raw.appendChild(list);
+  body.replaceChildren(...items, raw);
+}
 $("resolution").value = localStorage.getItem("kamera.resolution") || "640x480";
 $("resolution").addEventListener("change", () => localStorage.setItem("kamera.resolution", $("resolution").value));
 $("beep").checked = localStorage.getItem("kamera.beep") === "true";
@@ -668,6 +781,7 @@ function recordingFinished(entry) {
 // swapped out from under the click that is landing on it.
 let galleryRequest = 0, galleryShown = "", playing = null;
 async function loadGallery() {
+  loadStills();
   const request = ++galleryRequest;
   let response;
   try { response = await fetch("/v1/recordings"); } catch (e) { return; }
@@ -694,6 +808,12 @@ function galleryItem(r) {
   meta.textContent = when + " · " + r.duration.toFixed(1) + " s · " + (r.bytes / 1048576).toFixed(1) + " MB · " + humanReason(r.stopReason)
     + (r.source && r.source !== "browser" ? " · " + r.source : "");
   li.appendChild(meta);
+  if (r.event) {
+    const badge = document.createElement("span");
+    badge.className = "event";
+    badge.textContent = "Clip: " + (EVENT_NAMES[r.event] || r.event) + (r.eventOffset != null ? " at " + r.eventOffset.toFixed(1) + " s" : "");
+    li.insertBefore(badge, meta);
+  }
   const actions = document.createElement("div");
   actions.className = "actions";
   const play = document.createElement("button");
@@ -704,7 +824,10 @@ function galleryItem(r) {
   save.setAttribute("aria-label", "Download the recording from " + when);
   const remove = document.createElement("button");
   remove.textContent = "Delete"; remove.setAttribute("aria-label", "Delete the recording from " + when);
-  remove.addEventListener("click", () => confirmDelete(r, actions, when));
+  remove.addEventListener("click", () => confirmDelete(actions, "the recording from " + when, async () => {
+    if (playing === r.id) closePlayer();
+    return fetch("/v1/recordings/" + r.id, { method: "DELETE" });
+  }, "Recording deleted."));
   actions.append(play, save, remove);
   li.appendChild(actions);
   return li;
@@ -727,23 +850,58 @@ function closePlayer() {
 }
 $("close-player").addEventListener("click", closePlayer);
 // Delete asks once, in place: "Delete for good?" with Yes and No.
-function confirmDelete(r, actions, when) {
+function confirmDelete(actions, what, remove, done) {
   const kept = [...actions.children];
   const question = document.createElement("span");
   question.textContent = "Delete for good?";
   const yes = document.createElement("button");
-  yes.textContent = "Yes, delete"; yes.className = "confirm-delete"; yes.setAttribute("aria-label", "Yes, delete the recording from " + when);
+  yes.textContent = "Yes, delete"; yes.className = "confirm-delete"; yes.setAttribute("aria-label", "Yes, delete " + what);
   const no = document.createElement("button");
   no.textContent = "No";
   actions.replaceChildren(question, yes, no);
   yes.focus();
   no.addEventListener("click", () => actions.replaceChildren(...kept));
   yes.addEventListener("click", async () => {
-    if (playing === r.id) closePlayer();
-    const response = await fetch("/v1/recordings/" + r.id, { method: "DELETE" });
-    if (response.ok) toast("Recording deleted."); else toast("Could not delete the recording.", "error");
+    let response = null;
+    try { response = await remove(); } catch (e) { /* reported below */ }
+    if (response && response.ok) toast(done); else toast("Could not delete " + what + ".", "error");
     loadGallery();
   });
+}
+// Photos taken with server cameras, newest first, under the recordings.
+let stillsShown = "";
+async function loadStills() {
+  let response;
+  try { response = await fetch("/v1/stills?limit=200"); } catch (e) { return; }
+  if (!response.ok) return;
+  const stills = (await response.json()).stills, signature = JSON.stringify(stills);
+  if (signature === stillsShown) return;
+  stillsShown = signature;
+  $("stills-empty").classList.toggle("hidden", stills.length > 0);
+  $("stills").replaceChildren(...stills.map(stillItem));
+}
+function stillItem(p) {
+  const li = document.createElement("li");
+  const when = new Date(p.takenAt).toLocaleString();
+  const img = document.createElement("img"); img.src = p.thumbnail; img.alt = "photo from " + when; img.loading = "lazy";
+  const meta = document.createElement("div");
+  meta.className = "meta";
+  meta.textContent = when + " · " + p.width + "×" + p.height + " · " + (p.bytes / 1048576).toFixed(1) + " MB" + (p.facesCovered ? " · faces covered" : "") + " · " + p.source;
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  const open = document.createElement("a");
+  open.textContent = "Open"; open.href = p.image; open.target = "_blank"; open.rel = "noopener";
+  open.setAttribute("aria-label", "Open the photo from " + when);
+  const save = document.createElement("a");
+  save.textContent = "Download"; save.href = p.image + "?download"; save.setAttribute("download", "");
+  save.setAttribute("aria-label", "Download the photo from " + when);
+  const remove = document.createElement("button");
+  remove.textContent = "Delete"; remove.setAttribute("aria-label", "Delete the photo from " + when);
+  remove.addEventListener("click", () => confirmDelete(actions, "the photo from " + when,
+    () => fetch("/v1/stills/" + encodeURIComponent(p.id), { method: "DELETE" }), "Photo deleted."));
+  actions.append(open, save, remove);
+  li.append(img, meta, actions);
+  return li;
 }
 $("refresh-gallery").addEventListener("click", loadGallery);
 $("start").addEventListener("click", start);
