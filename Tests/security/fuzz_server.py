@@ -30,7 +30,8 @@ SEED = int(sys.argv[5]) if len(sys.argv) > 5 else int(time.time())
 
 ROUTES = [
     ("POST", "/v1/detect"), ("POST", "/v1/generate"), ("GET", "/v1/cameras"), ("POST", "/v1/cameras/0/recording"),
-    ("DELETE", "/v1/cameras/0/recording"), ("GET", "/v1/cameras/0/controls"), ("PUT", "/v1/cameras/0/controls"), ("GET", "/v1/recordings"), ("GET", "/v1/recordings/X/movie"),
+    ("DELETE", "/v1/cameras/0/recording"), ("GET", "/v1/cameras/0/controls"), ("PUT", "/v1/cameras/0/controls"), ("POST", "/v1/cameras/0/photo"), ("GET", "/v1/stills"), ("GET", "/v1/stills/X/image"),
+    ("GET", "/v1/stills/X/thumbnail"), ("DELETE", "/v1/stills/X"), ("GET", "/v1/recordings"), ("GET", "/v1/recordings/X/movie"),
     ("GET", "/v1/recordings/X/thumbnail"), ("DELETE", "/v1/recordings/X"), ("GET", "/v1/codes"), ("GET", "/v1/photos"),
     ("GET", "/v1/face-tracks"), ("GET", "/healthz"), ("GET", "/readyz"), ("GET", "/metrics"), ("GET", "/openapi.json"), ("GET", "/login"), ("GET", "/"),
     ("GET", "/app.js"), ("GET", "/style.css"), ("GET", "/favicon.svg"),

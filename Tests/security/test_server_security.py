@@ -196,6 +196,12 @@ def cross_site_is_refused(server):
     status, body, _ = server.request(
         "PUT", "/v1/cameras/0/controls", body=b'{"torchMode":"on"}', headers={"Origin": "http://evil.example", "Content-Type": "text/plain"})
     check(status == 403 and b"forbiddenOrigin" in body, f"a cross-origin page cannot change a camera's controls ({status})")
+    status, body, _ = server.request("POST", "/v1/cameras/0/photo", body=b"x", headers={"Origin": "http://evil.example", "Content-Type": "text/plain"})
+    check(status == 403 and b"forbiddenOrigin" in body, f"a cross-origin page cannot take a photo ({status})")
+    _, body, _ = server.request("GET", "/v1/stills")
+    check(json.loads(body)["stills"] == [], "no photo was taken")
+    status, body, _ = server.request("DELETE", "/v1/stills/..%2F..%2Fkamera.sqlite")
+    check(status == 404, f"a photo id cannot name a file outside the library ({status})")
     for path in ["/", "/healthz", "/v1/recordings"]:
         status, _, _ = server.request("GET", path, headers={"Host": "evil.example"})
         check(status == 403, f"Host: evil.example gets 403 on {path} (DNS rebinding) ({status})")
@@ -368,6 +374,18 @@ def a_full_disk_is_reported():
             status, body, _ = server.request("POST", "/v1/detect", body=file.read())
         check(status == 200 and b"KAMERA-SECURITY" in body, f"a detect result is returned on a full disk ({status})")
         check("disk is full" in server.stderr(), "the full disk is in the log")
+        # The library gave up its reserve to record how the recording ended: fill what it freed.
+        with open(os.path.join(mount, "filler"), "wb") as filler:
+            try:
+                while True:
+                    filler.write(b"\0" * 65536)
+                    filler.flush()
+            except OSError:
+                pass
+        status, body, _ = server.request("POST", "/v1/cameras/0/photo")
+        check(status == 507 and b"diskFull" in body, f"a photo on the full disk is a typed 507 ({status} {body[:80]})")
+        stray = os.listdir(os.path.join(mount, "stills"))
+        check(stray == [], f"and leaves no partial file behind ({stray})")
         check(server.alive(), "the server survived a full disk")
     finally:
         if server:
