@@ -1,8 +1,9 @@
 // Camera motion between consecutive frames, for video stabilization. Corners are picked in a
 // grid of cells (a few per cell, so one busy region — a crowd walking by — cannot supply all
-// of them), carried to the next frame by pyramidal Lucas–Kanade flow checked forward and
-// backward, and fitted with a similarity (shift, turn, scale) by RANSAC, so things moving in
-// the scene are outliers and the camera's own motion is what remains. Frames are worked on at
+// of them), carried to the next frame by pyramidal Lucas–Kanade flow, and fitted with a
+// similarity (shift, turn, scale) by RANSAC, so things moving in the scene and points the flow
+// lost are outliers and the camera's own motion is what remains (a backward flow check cost as
+// much as the forward flow and changed nothing RANSAC did not already reject). Frames are worked on at
 // most 640 px wide: the shake is many pixels, and a fit over hundreds of points is sub-pixel.
 #include <algorithm>
 #include <cmath>
@@ -35,43 +36,71 @@ cv::Mat workingGray(const cv::Mat &image, double scale) {
     return out;
 }
 
-/// Strong corners spread over the frame: the best few of each grid cell.
+/// The best few corners of one grid cell of the corner-strength map `strength` (local
+/// maxima above 2 % of the cell's strongest, at least `spacing` apart), in `scale` pixels.
+void bestInCell(const cv::Mat &strength, const cv::Mat &peaks, const cv::Rect &cell, float spacing, float scale,
+                std::vector<cv::Point2f> &out) {
+    double strongest = 0;
+    cv::minMaxLoc(strength(cell), nullptr, &strongest);
+    const float threshold = static_cast<float>(strongest * 0.02);
+    std::vector<std::pair<float, cv::Point>> candidates;
+    for (int y = cell.y; y < cell.y + cell.height; ++y) {
+        const float *value = strength.ptr<float>(y), *peak = peaks.ptr<float>(y);
+        for (int x = cell.x; x < cell.x + cell.width; ++x)
+            if (value[x] > threshold && value[x] == peak[x]) candidates.emplace_back(value[x], cv::Point(x, y));
+    }
+    std::sort(candidates.begin(), candidates.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    std::vector<cv::Point2f> picked;
+    for (const auto &candidate : candidates) {
+        cv::Point2f point(static_cast<float>(candidate.second.x), static_cast<float>(candidate.second.y));
+        bool apart = std::all_of(picked.begin(), picked.end(), [&](const cv::Point2f &other) {
+            cv::Point2f d = other - point;
+            return d.x * d.x + d.y * d.y >= spacing * spacing;
+        });
+        if (!apart) continue;
+        picked.push_back(point);
+        if (static_cast<int>(picked.size()) == kCornersPerCell) break;
+    }
+    for (const auto &point : picked) out.emplace_back(point.x * scale, point.y * scale);
+}
+
+/// Strong corners spread over the frame: the best few of each grid cell. The corner strength
+/// (the structure tensor's smaller eigenvalue) is computed once, at half size when the frame
+/// is large enough: a corner only has to be trackable, and Lucas–Kanade refines where it goes.
 std::vector<cv::Point2f> spreadCorners(const cv::Mat &gray) {
     std::vector<cv::Point2f> all;
-    int cellWidth = gray.cols / kGridColumns, cellHeight = gray.rows / kGridRows;
+    float scale = gray.cols >= 320 ? 2.0f : 1.0f;
+    cv::Mat small = gray;
+    if (scale > 1) cv::resize(gray, small, cv::Size(), 1 / scale, 1 / scale, cv::INTER_AREA);
+    int cellWidth = small.cols / kGridColumns, cellHeight = small.rows / kGridRows;
     if (cellWidth < 8 || cellHeight < 8) {
         cv::goodFeaturesToTrack(gray, all, kGridColumns * kGridRows * kCornersPerCell, 0.01, 4);
         return all;
     }
-    for (int row = 0; row < kGridRows; ++row) {
-        for (int column = 0; column < kGridColumns; ++column) {
-            cv::Rect cell(column * cellWidth, row * cellHeight, cellWidth, cellHeight);
-            std::vector<cv::Point2f> found;
-            cv::goodFeaturesToTrack(gray(cell), found, kCornersPerCell, 0.02, std::max(4, cellWidth / 6));
-            for (auto &point : found) all.emplace_back(point.x + cell.x, point.y + cell.y);
-        }
-    }
+    cv::Mat strength, peaks;
+    cv::cornerMinEigenVal(small, strength, 3, 3);
+    cv::dilate(strength, peaks, cv::Mat());
+    for (int row = 0; row < kGridRows; ++row)
+        for (int column = 0; column < kGridColumns; ++column)
+            bestInCell(strength, peaks, cv::Rect(column * cellWidth, row * cellHeight, cellWidth, cellHeight),
+                       std::max(2.0f, cellWidth / 6.0f), scale, all);
     return all;
 }
 
-/// Points of `previous` followed into `next`, kept where the backward flow returns within
-/// half a pixel.
-void followBothWays(const cv::Mat &previous, const cv::Mat &next, const std::vector<cv::Point2f> &points,
-                    std::vector<cv::Point2f> &from, std::vector<cv::Point2f> &to) {
-    cv::Size window(21, 21);
+/// Points of `previous` followed into `next` (those the flow lost are dropped).
+void follow(const cv::Mat &previous, const cv::Mat &next, const std::vector<cv::Point2f> &points,
+            std::vector<cv::Point2f> &from, std::vector<cv::Point2f> &to) {
+    cv::Size window(15, 15);
     std::vector<cv::Mat> before, after;
     cv::buildOpticalFlowPyramid(previous, before, window, 3, true);
     cv::buildOpticalFlowPyramid(next, after, window, 3, true);
-    std::vector<cv::Point2f> forward, back;
-    std::vector<uchar> status, backStatus;
+    std::vector<cv::Point2f> forward;
+    std::vector<uchar> status;
     std::vector<float> error;
-    cv::TermCriteria stop(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 20, 0.03);
+    cv::TermCriteria stop(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 10, 0.03);
     cv::calcOpticalFlowPyrLK(before, after, points, forward, status, error, window, 3, stop);
-    cv::calcOpticalFlowPyrLK(after, before, forward, back, backStatus, error, window, 3, stop);
     for (size_t i = 0; i < points.size(); ++i) {
-        if (!status[i] || !backStatus[i]) continue;
-        cv::Point2f d = back[i] - points[i];
-        if (d.x * d.x + d.y * d.y > 0.25f) continue;
+        if (!status[i]) continue;
         from.push_back(points[i]);
         to.push_back(forward[i]);
     }
@@ -91,7 +120,7 @@ int kgeo_camera_motion(const kgeo_image *previous, const kgeo_image *next, doubl
         *confidence = 0;
         std::vector<cv::Point2f> points = spreadCorners(grayA), from, to;
         if (static_cast<int>(points.size()) < kLeastPoints) return;
-        followBothWays(grayA, grayB, points, from, to);
+        follow(grayA, grayB, points, from, to);
         if (static_cast<int>(from.size()) < kLeastPoints) return;
         std::vector<uchar> inliers;
         cv::Mat fit = cv::estimateAffinePartial2D(from, to, inliers, cv::RANSAC, 1.0, 2000, 0.995, 10);

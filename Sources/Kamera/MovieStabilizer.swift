@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Stabilizes a recorded video in two passes, as a phone does after capture: the first reads
 /// the frames' luma and measures the camera's motion between each pair; the plan smooths the
@@ -28,25 +29,56 @@ public struct MovieStabilizer: Sendable {
         let reader = try MovieReader(path: path, outputFormat: .gray8)
         var motions: [CameraMotion] = []
         var previous: PixelBuffer?
-        while let frame = try reader.nextFrame() {
-            if shouldStop() { throw CancellationError() }
-            // Decoders can change size mid-stream; a pair of different sizes is a cut.
-            if let previous, previous.width == frame.pixelBuffer.width, previous.height == frame.pixelBuffer.height {
-                motions.append(
-                    mode == .off
-                        ? CameraMotion(transform: .identity, confidence: 0)
-                        : try CameraMotion.estimate(from: previous, to: frame.pixelBuffer))
-            } else if previous != nil {
-                motions.append(CameraMotion(transform: .identity, confidence: 0))
-            }
-            previous = frame.pixelBuffer
+        // Frames are read in batches whose pairs are measured on all cores at once: the pairs
+        // are independent, and measuring is most of the pass.
+        var batch: [PixelBuffer] = []
+        func measure() throws {
+            guard !batch.isEmpty else { return }
+            let frames = (previous.map { [$0] } ?? []) + batch
+            motions += try Self.motions(between: frames, measuring: mode != .off)
+            previous = batch.last
+            batch.removeAll(keepingCapacity: true)
             progress(motions.count + 1)
         }
+        let frames = FramePrefetcher(reader, capacity: Self.batchSize)
+        defer { frames.cancel() }
+        while let frame = try frames.next() {
+            if shouldStop() { throw CancellationError() }
+            batch.append(frame.pixelBuffer)
+            if batch.count == Self.batchSize { try measure() }
+        }
+        try measure()
         guard previous != nil else { throw KameraError.corruptMedia(path: path, reason: "no video frame could be decoded") }
         let plan = try StabilizationPlan(
             motions: motions, width: reader.width, height: reader.height, frameRate: reader.frameRate ?? 30, mode: mode,
             maximumCrop: maximumCrop)
         return (plan, motions)
+    }
+
+    /// Frames read before their pairs are measured together.
+    static let batchSize = 16
+
+    /// The camera's motion between each consecutive pair of `frames`, measured on all cores;
+    /// a pair of different sizes (a decoder changing size mid-stream) is a cut, as is every
+    /// pair when `measuring` is false.
+    static func motions(between frames: [PixelBuffer], measuring: Bool) throws -> [CameraMotion] {
+        let pairs = max(0, frames.count - 1)
+        let results = Mutex<[Int: Result<CameraMotion, any Error>]>([:])
+        let next = Atomic<Int>(0)
+        let workers = max(1, min(pairs, ProcessInfo.processInfo.activeProcessorCount))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let pair = next.add(1, ordering: .relaxed).oldValue
+                guard pair < pairs else { return }
+                let (a, b) = (frames[pair], frames[pair + 1])
+                let result = Result {
+                    measuring && a.width == b.width && a.height == b.height
+                        ? try CameraMotion.estimate(from: a, to: b) : CameraMotion(transform: .identity, confidence: 0)
+                }
+                results.withLock { $0[pair] = result }
+            }
+        }
+        return try results.withLock { measured in try (0..<pairs).map { try measured[$0]!.get() } }
     }
 
     /// Both passes: `input` steadied into `output` (H.264 in .mp4, .m4v or .mov).
@@ -72,8 +104,10 @@ public struct MovieStabilizer: Sendable {
             audioSource: includeAudio ? input : nil)
         var index = 0
         var previous: PixelBuffer?
+        let frames = FramePrefetcher(reader)
+        defer { frames.cancel() }
         do {
-            while let frame = try reader.nextFrame() {
+            while let frame = try frames.next() {
                 if shouldStop() { throw CancellationError() }
                 // A frame whose size differs from the first (a mid-stream change) passes unsteadied.
                 let steadied =

@@ -67,11 +67,11 @@ final class LiveSession: @unchecked Sendable {
     /// Analyses `queue`'s frames one at a time, each when an analysis slot is free (sessions
     /// take turns when the server is saturated, `AnalysisAdmission.runInTurn`), and hands each
     /// result to `deliver`; what appeared goes into the results library. Returns when the
-    /// queue finishes. `wanted` is asked before each frame (a camera nobody watches skips them).
-    /// The session counts as live in the server's metrics meanwhile, with its frames.
+    /// queue finishes. `wanted` is asked before each frame (a camera nobody watches skips them),
+    /// `previews` whether its result carries the frame as a JPEG. The session counts as live in the server's metrics meanwhile, with its frames.
     /// - Throws: what `deliver` throws (the client went away).
     func run(
-        _ queue: LiveFrameQueue, services: ServerServices, previews: Bool = false,
+        _ queue: LiveFrameQueue, services: ServerServices, previews: @escaping @Sendable () -> Bool = { false },
         wanted: @escaping @Sendable () -> Bool = { true }, deliver: @Sendable (Delivery) async throws -> Void
     ) async throws {
         let (admission, library, logger, metrics) = (services.admission, services.library, services.logger, services.metrics)
@@ -85,7 +85,7 @@ final class LiveSession: @unchecked Sendable {
             droppedCounted = dropped
             let analysed: (Delivery, LiveSightings)
             do {
-                analysed = try await admission.runInTurn { try self.analyse(frame, dropped: dropped, preview: previews) }
+                analysed = try await admission.runInTurn { try self.analyse(frame, dropped: dropped, preview: previews()) }
             } catch let error as KameraError {
                 try await deliver(.failure(id: frame.id, APIError(error)))
                 continue

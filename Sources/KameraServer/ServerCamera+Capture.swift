@@ -6,6 +6,8 @@ import Logging
 extension ServerCamera {
     /// Frames a device delivers before a photo is taken from it (as `kamera snap --warm-up`).
     static let warmUpFrames = 10
+    /// How long a camera keeping event clips waits before it is opened again after failing.
+    static let retryDelay = Duration.seconds(5)
 
     func startCaptureIfNeeded() {
         let start = state.withLock { s -> Bool in
@@ -79,7 +81,17 @@ extension ServerCamera {
             waiter.yield()
             waiter.finish()
         }
-        if failure == nil { startCaptureIfNeeded() }
+        if failure == nil {
+            startCaptureIfNeeded()
+        } else if clips != nil {
+            // A camera keeping event clips runs unwatched: it is tried again every few
+            // seconds (unplugged and plugged back in, it carries on by itself).
+            services.logger.notice("camera \(index) is tried again in \(Self.retryDelay) for its event clips")
+            Task { [self] in
+                try? await Task.sleep(for: Self.retryDelay)
+                startCaptureIfNeeded()
+            }
+        }
     }
 
     /// Analyses the newest captured frame whenever a slot is free and someone is watching (or
@@ -87,12 +99,16 @@ extension ServerCamera {
     /// view), and sends it with its result to every watcher.
     private func analyse(_ queue: LiveFrameQueue) async {
         let (watchers, session, recording, keepsClips) = (watchers, session, recording, clips != nil)
-        try? await session.run(queue, services: services, previews: true) {
-            !watchers.isEmpty || keepsClips || (session.changesPicture && recording.isRecording)
-        } deliver: { delivery in
+        // Frames go out as JPEG only while someone watches (a camera analysed for its event
+        // clips alone encodes none).
+        let previews: @Sendable () -> Bool = { !watchers.isEmpty }
+        let wanted: @Sendable () -> Bool = { !watchers.isEmpty || keepsClips || (session.changesPicture && recording.isRecording) }
+        try? await session.run(queue, services: services, previews: previews, wanted: wanted) { delivery in
             switch delivery {
             case .result(let id, let message, let jpeg):
-                watchers.broadcast(.frame(id: id, jpeg: jpeg ?? Data(), message: message))
+                // Analysed before anyone watched: there is no picture to go with the result.
+                guard let jpeg else { return }
+                watchers.broadcast(.frame(id: id, jpeg: jpeg, message: message))
             case .failure(let id, let error):
                 watchers.broadcast(.notice(.error(id: id, error)))
             }
