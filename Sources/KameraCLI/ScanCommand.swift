@@ -39,6 +39,13 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Stop after this many frames.")
     var maxFrames: Int?
 
+    @Option(
+        name: .long,
+        help:
+            "Steady the picture before it is analysed: standard, cinematic, cinematic-extended or auto (frames run 0.5 s behind; positions are in the steadied frames)."
+    )
+    var stabilize: VideoStabilizationMode?
+
     @OptionGroup(title: "Camera settings") var cameraSettings: CameraArguments
 
     @OptionGroup var overwrite: OverwriteOptions
@@ -78,16 +85,10 @@ struct ScanCommand: ParsableCommand {
         // every other frame or so, and reported one frame late); a camera or --realtime does not.
         let waitsForText = options.detectsText && camera == nil && !realtime
         let background = try options.backgroundEffect(width: reader.width, height: reader.height)
-        while !interrupt.isRaised, maxFrames.map({ scanned + skipped < $0 }) ?? true,
-            let frame = try reader.nextFrame()
-        {
-            let elapsed = Date().timeIntervalSince(started)
-            if realtime && camera == nil {
-                // Files play at their own rate; a frame whose time has passed is dropped.
-                if frame.time + 1 / rate < elapsed { skipped += 1; continue }
-                if frame.time > elapsed { Thread.sleep(forTimeInterval: frame.time - elapsed) }
-            }
-            let result = try scanner.scan(frame.pixelBuffer, at: frame.time)
+        // Live stabilization holds frames back by its latency; they are analysed as they leave it.
+        var stabilizer = try stabilize.map { try LiveVideoStabilizer(mode: $0, frameRate: rate, latency: 0.5) }
+        func analyse(_ image: PixelBuffer, at time: Double) throws {
+            let result = try scanner.scan(image, at: time)
             scanned += 1
             facesSeen.formUnion(result.faces.map(\.faceID))
             codesSeen.formUnion(result.barcodes.map(\.key))
@@ -97,13 +98,12 @@ struct ScanCommand: ParsableCommand {
             try lines.emit(try ScanRecord.line(result, options: options))
             if waitsForText { scanner.waitForText() }
             if let recorder {
-                var picture = frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8)
+                var picture = image.format == .rgb8 ? image : image.converted(to: .rgb8)
                 if let background, let mask = result.personMask { picture = try mask.applying(background, to: picture) }
                 var canvas = Canvas(picture)
                 ScanOverlay().draw(result, on: &canvas, font: font)
                 _ = try recorder.append(
-                    canvas.buffer.croppedToEven(width: recorder.settings.width, height: recorder.settings.height),
-                    at: frame.time)
+                    canvas.buffer.croppedToEven(width: recorder.settings.width, height: recorder.settings.height), at: time)
             }
             let now = Date().timeIntervalSince(started)
             if now - lastReport >= 1 {
@@ -111,11 +111,30 @@ struct ScanCommand: ParsableCommand {
                 StandardStreams.progress(
                     String(
                         format: "scan: %d frames (%.1f fps), %d skipped, t=%.1f s, %@ seen",
-                        scanned, Double(scanned) / max(now, 1e-3), skipped, frame.time,
+                        scanned, Double(scanned) / max(now, 1e-3), skipped, time,
                         Self.counts(
                             faces: facesSeen.count, codes: codesSeen.count, bodies: bodiesSeen.count, hands: handsSeen.count,
                             textFrames: textFrames.count, options)))
             }
+        }
+        var read = 0
+        while !interrupt.isRaised, maxFrames.map({ read < $0 }) ?? true, let frame = try reader.nextFrame() {
+            read += 1
+            let elapsed = Date().timeIntervalSince(started)
+            if realtime && camera == nil {
+                // Files play at their own rate; a frame whose time has passed is dropped.
+                if frame.time + 1 / rate < elapsed { skipped += 1; continue }
+                if frame.time > elapsed { Thread.sleep(forTimeInterval: frame.time - elapsed) }
+            }
+            guard stabilizer != nil else {
+                try analyse(frame.pixelBuffer, at: frame.time)
+                continue
+            }
+            let image = frame.pixelBuffer.format == .rgb8 ? frame.pixelBuffer : frame.pixelBuffer.converted(to: .rgb8)
+            for steadied in try stabilizer!.push(image, at: frame.time) { try analyse(steadied.pixelBuffer, at: steadied.time) }
+        }
+        if stabilizer != nil {
+            for steadied in try stabilizer!.finish() { try analyse(steadied.pixelBuffer, at: steadied.time) }
         }
         try lines.emit(try ScanRecord.endLine(scanner.finish()))
         try lines.close()

@@ -72,6 +72,45 @@ import Testing
         #expect(redPixels > 20, "red pixels \(redPixels)")
     }
 
+    @Test("scan --stabilize: a code on a shaken camera is found where the steadied picture has it, moving far less")
+    func scanStabilized() throws {
+        // A still scene seen through a window that shakes by up to 8 px each way, 3 s at 30 fps.
+        var composer = SceneComposer(background: try SampleMedia.photo("building.jpg").pixelBuffer, width: 680, height: 520)
+        try composer.place(.qr, payload: .text("steady"), pose: CodePose(center: PixelPoint(x: 340, y: 260), width: 140))
+        let scene = composer.canvas
+        var random = SeededRandom(seed: 7)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-shaken-code-\(UUID()).mp4")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let recorder = try MovieRecorder(url: url, settings: RecordingSettings(width: 640, height: 480, frameRate: 30, quality: 14))
+        for i in 0..<90 {
+            let x = 20 + Int.random(in: -8...8, using: &random), y = 20 + Int.random(in: -8...8, using: &random)
+            _ = try recorder.append(scene.cropped(to: PixelRect(x: Double(x), y: Double(y), width: 640, height: 480)), at: Double(i) / 30)
+        }
+        _ = try recorder.finish()
+        /// The code's centre on each frame it was read on, from the JSON lines.
+        func centres(_ extra: [String]) throws -> [Double] {
+            let run = try kamera(["scan", url.path, "--barcodes"] + extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            let records = run.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(records.count == 91, "a line per frame and the end line")
+            return records.compactMap { record -> Double? in
+                guard let code = (record["barcodes"] as? [[String: Any]])?.first, let box = code["pixelBox"] as? [String: Double],
+                    let x = box["x"], let width = box["width"]
+                else { return nil }
+                return x + width / 2
+            }
+        }
+        let shaken = try centres([]), steadied = try centres(["--stabilize", "standard"])
+        #expect(shaken.count >= 80 && steadied.count >= 80, "read on \(shaken.count) and \(steadied.count) frames")
+        let jerk = { (values: [Double]) -> Double in
+            zip(values, zip(values.dropFirst(), values.dropFirst(2))).map { a, bc in abs(a - 2 * bc.0 + bc.1) }.reduce(0, +)
+                / Double(max(1, values.count - 2))
+        }
+        #expect(jerk(steadied) < jerk(shaken) / 3, "mean jerk \(jerk(steadied)) px steadied against \(jerk(shaken)) px shaken")
+    }
+
     @Test func scanRunsOnRealVideoAndRejectsBadInput() throws {
         let run = try kamera(["scan", try SampleMedia.url("Megamind.avi").path, "--faces", "--max-frames", "60"])
         #expect(run.status == 0, "\(run.stderr)")
