@@ -19,6 +19,8 @@ enum ServeEnvironment {
         ("host", .text), ("port", .integer), ("token", .text), ("token-file", .text), ("allow-origin", .list),
         ("max-connections", .integer), ("memory-budget", .integer), ("header-timeout", .number), ("body-timeout", .number),
         ("idle-timeout", .number), ("data", .text), ("camera", .list), ("privacy", .choice(["blur", "pixelate", "fill"])),
+        // One flag whose value is itself a list (`face,code`): passed whole.
+        ("clips", .text), ("pre-roll", .number), ("post-roll", .number), ("max-clip-seconds", .number),
         ("max-body", .integer), ("max-megapixels", .integer), ("timeout", .number), ("slots", .integer),
         ("max-record-seconds", .number), ("max-record-mb", .integer), ("min-free-mb", .integer), ("drain-timeout", .number),
         ("log-format", .choice(["text", "json"])),

@@ -172,6 +172,15 @@ import Testing
             #expect(cli.status != 0)
             #expect(cli.stderr.contains(camera), "\(cli.stderr)")
         }
+        // Event clips out of range, of no known event, or without a camera stop the start.
+        for (arguments, named) in [
+            (["--camera", movie.path, "--clips", "face", "--pre-roll", "100"], "pre-roll"),
+            (["--camera", movie.path, "--clips", "face", "--post-roll", "nan"], "post-roll"),
+            (["--camera", movie.path, "--clips", "dog"], "--clips"), (["--clips", "face"], "--camera"),
+        ] {
+            let cli = try kamera(["serve", "--port", "0", "--data", data.path] + arguments)
+            #expect(cli.status != 0 && cli.stderr.contains(named), "\(arguments): \(cli.stderr)")
+        }
     }
 
     @Test("Event clips: SIGKILL while a clip is written leaves it listed after a restart, playable, from ≥ its pre-roll before the event")

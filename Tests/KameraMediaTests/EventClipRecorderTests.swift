@@ -130,6 +130,7 @@ import Testing
         }
         #expect(reason.code == .writeFailed && !recorder.isWritingClip)
         #expect(throws: KameraError.self) { try recorder.append(pattern.frame(1).pixelBuffer, at: .nan) }
+        #expect(throws: KameraError.self) { try recorder.append(pattern.frame(1).pixelBuffer, at: -1e300) }
         #expect(throws: KameraError.self) { try recorder.append(PixelBuffer(width: 64, height: 64, format: .rgb8), at: 1) }
         for bad in [
             EventClipSettings(width: 321, height: 240), EventClipSettings(width: 320, height: 240, preRoll: -1),

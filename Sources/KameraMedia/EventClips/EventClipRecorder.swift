@@ -102,7 +102,8 @@ public final class EventClipRecorder {
         let start = firstTime ?? time
         firstTime = start
         let elapsed = (time - start) * 1000
-        guard elapsed < 9e15 else { throw KameraError.invalidArgument("frame time \(time) is out of range") }
+        // Range-checked before the conversion to Int64, which would trap.
+        guard abs(elapsed) < 9e15 else { throw KameraError.invalidArgument("frame time \(time) is out of range") }
         let pts = max(Int64(elapsed.rounded()), lastPTS + 1)
         lastPTS = pts
         var progress: [Progress] = []
