@@ -99,6 +99,8 @@ import Testing
             if let previous { #expect(numbers.first == previous + 1) }
             previous = numbers.last
         }
+        // A clip carrying an event on from the one before has it at its start, never before.
+        #expect(clips.allSatisfy { $0.eventOffset >= 0 }, "\(clips.map(\.eventOffset))")
         #expect(recorder.finish() == nil)
     }
 

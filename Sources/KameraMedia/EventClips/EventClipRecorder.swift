@@ -173,11 +173,16 @@ public final class EventClipRecorder {
     /// Opens a clip for the pending event, from the pre-roll buffer, when a key frame to
     /// start on is held.
     private func openIfDue() -> [Progress] {
-        guard let event = pendingEvent, let first = firstTime else { return [] }
-        let wanted = Int64(((event - settings.preRoll - first) * 1000).rounded(.down))
+        guard let noted = pendingEvent, let first = firstTime else { return [] }
+        // Range-checked before the conversion to Int64, which would trap (an event time is the caller's).
+        let milliseconds = ((noted - settings.preRoll - first) * 1000).rounded(.down)
+        let wanted = Int64(min(max(milliseconds, -9e15), 9e15))
         guard let start = buffer.start(from: wanted, after: clippedUntil) else { return [] }
         pendingEvent = nil
         let origin = buffer.packets[start].pts
+        // An event noted before the clip's first frame (one going on across a length cut, or
+        // seen before anything was buffered) is at the clip's start, not before it.
+        let event = max(noted, time(of: origin))
         let url: URL
         let muxer: MovieMuxer
         do {
