@@ -154,15 +154,21 @@ final class ResultsLibrary: Sendable {
 
     /// Deletes the row, then the movie and thumbnail; false when there is no such recording.
     func deleteRecording(id: String) async throws -> Bool {
+        try await delete(RecordingEntry.self, id: id) { [movieURL($0), thumbnailURL($0)] }
+    }
+
+    /// Deletes the row of `type` keyed `id`, then its `files`; false when there is no such row.
+    private func delete<Entry: FetchableRecord & PersistableRecord & Sendable>(
+        _ type: Entry.Type, id: String, files: (Entry) -> [URL]
+    ) async throws -> Bool {
         guard
-            let entry = try await write({ db -> RecordingEntry? in
-                guard let entry = try RecordingEntry.fetchOne(db, key: id) else { return nil }
+            let entry = try await write({ db -> Entry? in
+                guard let entry = try Entry.fetchOne(db, key: id) else { return nil }
                 try entry.delete(db)
                 return entry
             })
         else { return false }
-        try? FileManager.default.removeItem(at: movieURL(entry))
-        try? FileManager.default.removeItem(at: thumbnailURL(entry))
+        for file in files(entry) { try? FileManager.default.removeItem(at: file) }
         return true
     }
 
@@ -256,16 +262,7 @@ final class ResultsLibrary: Sendable {
 
     /// Deletes the row, then the files; false when there is no such photo.
     func deleteStill(id: String) async throws -> Bool {
-        guard
-            let entry = try await write({ db -> StillEntry? in
-                guard let entry = try StillEntry.fetchOne(db, key: id) else { return nil }
-                try entry.delete(db)
-                return entry
-            })
-        else { return false }
-        try? FileManager.default.removeItem(at: imageURL(entry))
-        try? FileManager.default.removeItem(at: thumbnailURL(entry))
-        return true
+        try await delete(StillEntry.self, id: id) { [imageURL($0), thumbnailURL($0)] }
     }
 
     /// Writes `data` to a temporary file beside `url` and renames it into place, so a full

@@ -31,4 +31,17 @@ public enum EventMovie {
         _ = try recorder.finish()
         return url
     }
+
+    /// The frame numbers of a clip cut from this movie, decoded, in order; and the number of
+    /// the clip's frame shown `offset` seconds in (times are the clip's, so a camera's real
+    /// delivery times, not its frame numbers, decide).
+    public static func frameNumbers(in clip: URL, at offset: Double) throws -> (numbers: [Int], atOffset: Int?) {
+        let reader = try MovieReader(path: clip.path)
+        var numbers: [Int] = [], times: [Double] = []
+        while let frame = try reader.nextFrame() {
+            numbers.append(TestPatternSource.index(in: frame.pixelBuffer))
+            times.append(frame.time)
+        }
+        return (numbers, zip(numbers, times).min { abs($0.1 - offset) < abs($1.1 - offset) }?.0)
+    }
 }

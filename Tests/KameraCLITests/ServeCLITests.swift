@@ -214,15 +214,9 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("kamera-clip-\(UUID()).mp4")
         defer { try? FileManager.default.removeItem(at: path) }
         try clip.write(to: path)
-        let reader = try MovieReader(path: path.path)
-        var numbers: [Int] = [], times: [Double] = []
-        while let frame = try reader.nextFrame() {
-            numbers.append(TestPatternSource.index(in: frame.pixelBuffer))
-            times.append(frame.time)
-        }
+        let (numbers, atOffset) = try EventMovie.frameNumbers(in: path, at: offset)
         let first = try #require(numbers.first)
-        // The clip's frame at the event's offset (times are the camera's delivery times).
-        let seen = try #require(zip(numbers, times).min { abs($0.1 - offset) < abs($1.1 - offset) }?.0)
+        let seen = try #require(atOffset)
         // Seen on a frame with the face; the clip starts ≥ 1.5 s before it.
         #expect((30..<90).contains(seen), "from \(first), seen on \(seen), offset \(offset), \(numbers.count) frames")
         #expect(offset >= 1.5 - 0.001 && first < seen, "from \(first), seen on \(seen)")

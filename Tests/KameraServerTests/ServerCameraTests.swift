@@ -120,15 +120,11 @@ import WSClient
             #expect(entry["source"] as? String == movie.path)
             let offset = try #require(entry["eventOffset"] as? Double)
             let id = try #require(entry["id"] as? String)
-            let reader = try MovieReader(path: server.services.library.recordingsDirectory.appendingPathComponent("\(id).mp4").path)
-            var numbers: [Int] = [], times: [Double] = []
-            while let frame = try reader.nextFrame() {
-                numbers.append(TestPatternSource.index(in: frame.pixelBuffer))
-                times.append(frame.time)
-            }
+            let (numbers, atOffset) = try EventMovie.frameNumbers(
+                in: server.services.library.recordingsDirectory.appendingPathComponent("\(id).mp4"), at: offset)
             let first = try #require(numbers.first)
-            // The clip's frame at the event's offset (times are the camera's delivery times) is a face frame…
-            let seen = try #require(zip(numbers, times).min { abs($0.1 - offset) < abs($1.1 - offset) }?.0)
+            // The clip's frame at the event's offset is a face frame…
+            let seen = try #require(atOffset)
             #expect((60..<90).contains(seen), "event seen on frame \(seen)")
             // …and the clip starts at least 2 s before it, with every frame since.
             #expect(offset >= 2 - 0.001 && first < seen)
