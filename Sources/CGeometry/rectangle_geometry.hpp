@@ -17,6 +17,8 @@ using Corners = std::array<cv::Point2d, 4>;
 struct Candidate {
     Corners corners;
     double confidence = 0;
+    /// The confidence with every side's `SideFit::peakSupport` (documents only; else 0).
+    double outlineConfidence = 0;
     double score = 0;
 };
 

@@ -82,6 +82,35 @@ void dropExtensions(std::vector<Candidate> &found) {
     found = std::move(kept);
 }
 
+/// Whether `large` holds `small` wholly inside it, away from its sides: at least
+/// `containingArea` times its area, `containedShare` of it shared, no side in common.
+bool enclosing(const Corners &large, double largeArea, const Corners &small, double smallArea) {
+    if (largeArea < T::containingArea * smallArea) return false;
+    std::vector<cv::Point2f> common;
+    if (cv::intersectConvexConvex(polygon(small), polygon(large), common, true) < T::containedShare * smallArea) return false;
+    return !insideAlongSide(small, smallArea, large);
+}
+
+/// Documents: the object's outline, not the picture on it. A screen's window or a photo's mat
+/// inside it has the strongest edges, and along most of each of the screen's sides the
+/// stronger of a sample's edges is the picture's, not the thin bezel's; its sides' edges are
+/// then among each sample's strongest two all along (`outlineConfidence`). An outline that
+/// holds a better-edged candidate wholly inside it and is edged all round in that sense
+/// (`enclosingConfidence` of the inner one's confidence) is the object: it goes before the
+/// inner one, with that confidence (the ranking across planes sees it too).
+void enclosingFirst(std::vector<Candidate> &found) {
+    std::vector<double> area = areas(found);
+    for (size_t i = 0; i < found.size(); i++)
+        for (size_t j = i + 1; j < found.size(); j++) {
+            if (found[j].outlineConfidence < T::enclosingConfidence * found[i].confidence) continue;
+            if (!enclosing(found[j].corners, area[j], found[i].corners, area[i])) continue;
+            found[j].confidence = std::max(found[j].confidence, found[j].outlineConfidence);
+            std::rotate(found.begin() + i, found.begin() + j, found.begin() + j + 1);
+            std::rotate(area.begin() + i, area.begin() + j, area.begin() + j + 1);
+            j = i;  // look again from the new one
+        }
+}
+
 /// `found` (in order) without a candidate whose corners all lie within `tolerance(candidate)`
 /// of one kept before it, at most `maximum` (0: all).
 template <class Tolerance>
@@ -156,6 +185,7 @@ std::vector<Candidate> ranked(std::vector<Candidate> &found, bool prefersLarge, 
                     std::rotate(found.begin() + i, found.begin() + j, found.begin() + j + 1);
                     j = i;  // look again from the new one
                 }
+    if (prefersLarge) enclosingFirst(found);
     return withoutDuplicates(found, maximum, [](const Corners &c) {
         return std::max(T::duplicateMinimum, T::duplicateShare * cv::norm(c[2] - c[0]));
     });

@@ -109,6 +109,8 @@ struct Tuning {
     static constexpr int consensusTrials = 120;
     static constexpr double consensusAlong = 0.97;
     static constexpr int consensusRefits = 2;
+    /// Each sample's strongest edges a consensus line may run through.
+    static constexpr int consensusPeaks = 2;
     /// Snapping a tracked quad: the edge threshold and the support each side needs.
     static constexpr double snapThreshold = 24;
     static constexpr double snapSupport = 0.5;
@@ -155,6 +157,9 @@ struct Tuning {
     static constexpr double pieceCap = 0.95;
     /// A document extension is dropped unless it is better edged by 1 / this.
     static constexpr double extensionEdgeRatio = 0.9;
+    /// A document outline round another candidate goes first when edged all round (its sides
+    /// among the samples' two strongest edges) at this share of the inner one's confidence.
+    static constexpr double enclosingConfidence = 0.6;
     /// Two readings of one object: this overlap, and the better-edged one first.
     static constexpr double sameObjectOverlap = 0.8;
     /// Duplicates: corners within this share of the diagonal (at least the pixels).

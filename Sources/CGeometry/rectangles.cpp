@@ -107,13 +107,15 @@ bool refined(const Corners &quad, double scale, const Refinement &refine, const 
     // Corners of the working image in refine-image pixels: pixel centres at +0.5.
     for (int i = 0; i < 4; i++) start[i] = (quad[i] + cv::Point2d(0.5, 0.5)) * (refine.scale / scale) - cv::Point2d(0.5, 0.5);
     std::array<SideFit, 4> fits;
-    double weighted = 0, perimeter = 0, weakest = 1;
+    double weighted = 0, perimeter = 0, weakest = 1, weightedAmongPeaks = 0, weakestAmongPeaks = 1;
     for (int k = 0; k < 4; k++) {
         fits[k] = refineSideOn(refine.planes, start[k], start[(k + 1) % 4], refine.radius, T::edgeThreshold, o.prefers_large);
         double length = cv::norm(start[(k + 1) % 4] - start[k]);
         weighted += fits[k].support * length;
+        weightedAmongPeaks += fits[k].peakSupport * length;
         perimeter += length;
         weakest = std::min(weakest, fits[k].support);
+        weakestAmongPeaks = std::min(weakestAmongPeaks, fits[k].peakSupport);
     }
     Corners corners;
     for (int k = 0; k < 4; k++) {
@@ -137,12 +139,16 @@ bool refined(const Corners &quad, double scale, const Refinement &refine, const 
     // on is made of a building's or a board's longer lines (a quarter off for each side end
     // that runs on fully). Rectangles in general may be cells of a grid.
     const double runOnWeight = o.prefers_large ? T::documentRunOnWeight : T::rectangleRunOnWeight;
-    confidence *= std::max(0.0, 1 - runOnWeight * (runOn / 8));
+    const double runOnFactor = std::max(0.0, 1 - runOnWeight * (runOn / 8));
+    confidence *= runOnFactor;
     if (confidence < o.minimum_confidence || confidence <= 0) return false;
     if (!search.acceptable(corners)) return false;
     double area = std::abs(cv::contourArea(polygon(corners)));
     out.corners = ordered(corners);
     out.confidence = confidence;
+    if (o.prefers_large)
+        out.outlineConfidence =
+            runOnFactor * (T::supportWeight * (weightedAmongPeaks / perimeter) + T::weakestSideWeight * weakestAmongPeaks);
     // Documents: the page, not a paragraph on it; otherwise size only breaks near-ties.
     double share = std::sqrt(area / search.imageArea);
     out.score = o.prefers_large ? confidence * share : confidence + T::sizeTieBreak * share;

@@ -16,6 +16,14 @@ public struct DocumentScene: Sendable {
         case screen
         /// A sign: a coloured panel with large lettering.
         case sign
+        /// A screen with a thin bezel (thinnest at the top) whose picture has strong borders of its
+        /// own — a photo on a light mat, or a window on a desktop — so the picture's outline
+        /// competes with the screen's.
+        case framedScreen
+
+        /// The kinds of the original benchmark sets, in the order their scenes cycle through
+        /// (sets made before ``framedScreen`` existed must come out the same).
+        public static let original: [Kind] = [.page, .card, .screen, .sign]
     }
 
     /// The scene (rgb8).
@@ -124,6 +132,8 @@ public struct DocumentScene: Sendable {
             for i in brightened.bytes.indices { brightened.bytes[i] = UInt8(min(255, Int(brightened.bytes[i]) + 40)) }
             screen.composite(brightened, onto: Quad(PixelRect(x: 20, y: 20, width: 600, height: 320)))
             return (screen, 6)
+        case .framedScreen:
+            return (try framedScreen(random: &random), 4)
         case .sign:
             let colours: [Color] = [
                 Color(red: 20, green: 90, blue: 160), Color(red: 30, green: 120, blue: 60), Color(red: 200, green: 40, blue: 30),
@@ -133,6 +143,54 @@ public struct DocumentScene: Sendable {
             canvas.draw(text: "EXIT 24", at: PixelPoint(x: 60, y: 130), size: 110, color: .white, font: font)
             return (canvas.buffer, 10)
         }
+    }
+
+    /// A 16:10 screen with a 2–14 px bezel (the top 2–5 px), black or silver, showing either a
+    /// photo on a light mat with a thin dark rule round it or a desktop photo with a white
+    /// window and a dark title bar over most of it.
+    private static func framedScreen(random: inout SeededRandom) throws -> PixelBuffer {
+        func pick(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+        func rect(_ x: Int, _ y: Int, _ width: Int, _ height: Int) -> PixelRect {
+            PixelRect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+        }
+        let (width, height) = (640, 400)
+        let silver = pick(0...2) == 0
+        let bezelShade = UInt8(silver ? pick(120...170) : pick(10...30))
+        var screen = PixelBuffer(width: width, height: height, format: .rgb8, filledWith: [bezelShade, bezelShade, bezelShade + 3])
+        let side = pick(4...14), top = pick(2...5), bottom = pick(6...16)
+        let (displayX, displayY, displayWidth, displayHeight) = (side, top, width - 2 * side, height - top - bottom)
+        let photos = SampleMedia.availableBackgrounds()
+        func photo() throws -> PixelBuffer {
+            try SampleMedia.photo(photos[Int.random(in: 0..<photos.count, using: &random)]).pixelBuffer.converted(to: .rgb8)
+        }
+        if pick(0...1) == 0 {
+            // A picture viewer: a light mat, a dark rule, the photo.
+            var canvas = Canvas(screen)
+            let mat = UInt8(pick(215...250))
+            canvas.fill(rect: rect(displayX, displayY, displayWidth, displayHeight), color: Color(red: mat, green: mat, blue: mat))
+            let inset = pick(18...48), rule = pick(2...5)
+            let (ruleX, ruleY) = (displayX + inset, displayY + inset)
+            let (ruleWidth, ruleHeight) = (displayWidth - 2 * inset, displayHeight - 2 * inset)
+            canvas.fill(rect: rect(ruleX, ruleY, ruleWidth, ruleHeight), color: Color(red: 25, green: 25, blue: 28))
+            screen = canvas.buffer
+            let (innerWidth, innerHeight) = (ruleWidth - 2 * rule, ruleHeight - 2 * rule)
+            screen.composite(
+                try photo().resized(width: innerWidth, height: innerHeight),
+                onto: Quad(rect(ruleX + rule, ruleY + rule, innerWidth, innerHeight)))
+        } else {
+            // A desktop: the photo full-bleed, a white window with a dark title bar over most of it.
+            screen.composite(
+                try photo().resized(width: displayWidth, height: displayHeight),
+                onto: Quad(rect(displayX, displayY, displayWidth, displayHeight)))
+            var canvas = Canvas(screen)
+            let windowWidth = displayWidth * pick(60...85) / 100, windowHeight = displayHeight * pick(55...80) / 100
+            let windowX = displayX + pick(8...(displayWidth - windowWidth - 8))
+            let windowY = displayY + pick(8...(displayHeight - windowHeight - 8))
+            canvas.fill(rect: rect(windowX, windowY, windowWidth, windowHeight), color: Color(red: 248, green: 248, blue: 248))
+            canvas.fill(rect: rect(windowX, windowY, windowWidth, 22), color: Color(red: 40, green: 44, blue: 52))
+            screen = canvas.buffer
+        }
+        return screen
     }
 
     /// Draws `source` onto `canvas` so its corners land on `quad`, its own corners rounded by

@@ -78,6 +78,23 @@ import Testing
         try await expectDocumentWithinOnePercent(sceneCase)
     }
 
+    /// Scenes of the framed-screen tuning set (`geometry-dataset --kinds framedScreen`, seeds
+    /// 4000 on) where what the screen shows has stronger edges than its 2–14 px bezel and won:
+    /// a white window with a dark title bar (4032, 4024, 4042: corners 15 %, 10 % and 11 % off)
+    /// and a photo on a light mat inside a dark rule (4015: the mat's outline, 6 % off). Along
+    /// most of each of the screen's sides the bezel's edge is second to the picture's.
+    @Test(
+        "Framed screens: the screen's outline, not its window's or mat's",
+        arguments: [
+            GeometryTestScenes.Case(kind: .framedScreen, background: "starry_night.jpg", seed: 4032),
+            GeometryTestScenes.Case(kind: .framedScreen, background: "building.jpg", seed: 4024),
+            GeometryTestScenes.Case(kind: .framedScreen, background: "building.jpg", seed: 4042),
+            GeometryTestScenes.Case(kind: .framedScreen, background: "building.jpg", seed: 4015),
+        ])
+    func framedScreens(_ sceneCase: GeometryTestScenes.Case) async throws {
+        try await expectDocumentWithinOnePercent(sceneCase)
+    }
+
     /// Held-out scenes 1065, 1077 and 1105, where a side's fit used to tilt (one or two corners
     /// 8–16 px off): along part of a faint side the strongest edge is the caption printed beside
     /// it or the background's texture; the side's own edge runs its whole length.

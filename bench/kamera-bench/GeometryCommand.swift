@@ -18,6 +18,9 @@ struct GeometryDatasetCommand: ParsableCommand {
     @Option(help: "Registration pairs of each kind (translational, homographic).")
     var pairs = 12
 
+    @Option(help: "Kinds the object scenes cycle through (comma-separated: page, card, screen, sign, framedScreen).")
+    var kinds = DocumentScene.Kind.original.map(\.rawValue).joined(separator: ",")
+
     /// The bench set starts at 0; a held-out set starts after it, so no tuning has seen it.
     @Option(help: "Index of the first scene (its seed is 1000 + index).")
     var firstIndex = 0
@@ -49,10 +52,15 @@ struct GeometryDatasetCommand: ParsableCommand {
         let directory = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let backgrounds = SampleMedia.availableBackgrounds()
+        let kindList = try kinds.split(separator: ",").map { name in
+            guard let kind = DocumentScene.Kind(rawValue: String(name)) else { throw ValidationError("unknown kind \(name)") }
+            return kind
+        }
+        guard !kindList.isEmpty else { throw ValidationError("--kinds is empty") }
         var written: [Scene] = []
         let negatives = max(4, scenes / 6)
         for i in firstIndex..<(firstIndex + scenes + negatives) {
-            let kind = i < firstIndex + scenes ? DocumentScene.Kind.allCases[i % 4] : nil
+            let kind = i < firstIndex + scenes ? kindList[i % kindList.count] : nil
             let cut = kind == .page && i % 8 == 4
             let low = kind != nil && i % 3 == 1
             let background = backgrounds[(i * 7 + 3) % backgrounds.count]
