@@ -34,6 +34,7 @@ struct AnalysisArguments: ParsableArguments {
     @Option(help: ArgumentHelp(Key.regionOfInterest.help, valueName: "x,y,width,height")) var regionOfInterest: String?
     @Option(help: ArgumentHelp(Key.personMask.help, valueName: "quality")) var personMask: GeneratePersonSegmentationRequest.QualityLevel?
     @Flag(help: ArgumentHelp(Key.bodies.help)) var bodies = false
+    @Flag(name: .customLong("bodies-3d"), help: ArgumentHelp(Key.bodies3D.help)) var bodies3D = false
     @Flag(help: ArgumentHelp(Key.hands.help)) var hands = false
     @Option(help: ArgumentHelp(Key.background.help, valueName: "blur|color")) var background: BackgroundStyle?
     @Option(parsing: .unconditional, help: ArgumentHelp(Key.blurRadius.help)) var blurRadius: Double?
@@ -61,6 +62,7 @@ struct AnalysisArguments: ParsableArguments {
         options.maxRectangles = maxRectangles
         options.personMask = personMask
         options.bodies = bodies ? true : nil
+        options.bodies3D = bodies3D ? true : nil
         options.hands = hands ? true : nil
         (options.background, options.blurRadius, options.backgroundColor) = (background, blurRadius, backgroundColor)
         if let regionOfInterest {

@@ -19,7 +19,7 @@ extension DetectionReport {
                     rows.append([result.input, size, code.symbology, Self.visible(payload), corners])
                 }
             } else if result.text == nil && result.faces == nil && result.rectangles == nil && result.bodies == nil
-                && result.personMask == nil && result.hands == nil
+                && result.bodies3D == nil && result.personMask == nil && result.hands == nil
             {
                 rows.append([result.input, size, "-", "(no codes)", ""])
             }
@@ -42,6 +42,12 @@ extension DetectionReport {
                     result.input, size, "body", String(format: "%.2f, %d of 19 joints sure", body.confidence, sure),
                     "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))",
                 ])
+            }
+            for body in result.bodies3D ?? [] {
+                // Where the hips' middle is in the image: the point the metres are measured from.
+                let root = body.joints.first { $0.name == .root }.map { "\(Int($0.imageX)),\(Int($0.imageY))" } ?? ""
+                let summary = String(format: "%.2f, %.2f m tall, %d joints", body.confidence, body.bodyHeight, body.joints.count)
+                rows.append([result.input, size, "body 3-D", summary, root])
             }
             for hand in result.hands ?? [] {
                 let wrist = hand.joints.first.map { "\(Int($0.x)),\(Int($0.y))" } ?? ""

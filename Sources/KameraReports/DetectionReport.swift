@@ -26,6 +26,7 @@ package struct DetectionReport {
         package var rectangles: [RectangleRecord]?
         package var personMask: PersonMaskRecord?
         package var bodies: [BodyPoseRecord]?
+        package var bodies3D: [BodyPose3DRecord]?
         package var hands: [HandPoseRecord]?
         package var annotated: String?
         /// The image was damaged but mostly decoded (e.g. a JPEG cut short).

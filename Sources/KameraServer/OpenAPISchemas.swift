@@ -35,7 +35,7 @@ enum OpenAPISchemas {
             ("DetectResults", detectResults), ("AnalysisOptions", analysisOptions), ("Recording", recording), ("Code", code),
             ("Photo", photo), ("FaceTrack", faceTrack), ("Still", still), ("Camera", camera), ("Health", health), ("Readiness", readiness),
             ("GenerateOrder", generateOrder), ("CameraControls", cameraControls), ("CameraSettings", cameraSettings),
-            ("PersonMask", personMask), ("BodyPose", bodyPose), ("HandPose", handPose),
+            ("PersonMask", personMask), ("BodyPose", bodyPose), ("BodyPose3D", bodyPose3D), ("HandPose", handPose),
         ]
     }
 
@@ -110,7 +110,8 @@ enum OpenAPISchemas {
             [
                 ("input", string), ("width", integer), ("height", integer), ("barcodes", array(ref("Barcode"))),
                 ("faces", array(ref("Face"))), ("text", array(ref("TextLine"))), ("rectangles", array(ref("Rectangle"))),
-                ("personMask", ref("PersonMask")), ("bodies", array(ref("BodyPose"))), ("hands", array(ref("HandPose"))),
+                ("personMask", ref("PersonMask")), ("bodies", array(ref("BodyPose"))),
+                ("bodies3D", array(ref("BodyPose3D"))), ("hands", array(ref("HandPose"))),
                 ("annotated", string), ("warning", string),
                 ("error", error),
             ], required: ["input"])
@@ -150,6 +151,20 @@ enum OpenAPISchemas {
         return object(
             [("confidence", number), ("boundingBox", ref("Box")), ("pixelBox", ref("Box")), ("joints", array(joint))],
             required: ["confidence", "boundingBox", "pixelBox", "joints"])
+    }
+
+    /// One person's body pose in metres: the height and Vision's 3-D joints, each also in pixels.
+    static var bodyPose3D: JSONValue {
+        let joint = object(
+            [
+                ("name", enumeration(HumanBodyPose3DObservation.JointName.allCases.map(\.rawValue))), ("x", number), ("y", number),
+                ("z", number), ("imageX", number), ("imageY", number),
+            ], required: ["name", "x", "y", "z", "imageX", "imageY"])
+        return object(
+            [
+                ("confidence", number), ("bodyHeight", number),
+                ("heightEstimation", enumeration(["reference", "measured"])), ("joints", array(joint)),
+            ], required: ["confidence", "bodyHeight", "heightEstimation", "joints"])
     }
 
     /// One hand: which, how sure, and its 21 joints in pixels.

@@ -300,6 +300,32 @@ func kamera(
                 .first?["hands"] as? [[String: Any]])
         #expect(Set(hands.compactMap { $0["chirality"] as? String }) == ["left", "right"])
         #expect(FileManager.default.fileExists(atPath: annotated))
+        // The same footballer in metres: Vision's 17 3-D joints about his hips' middle (y up),
+        // a person's height (the model's estimate for standard proportions: 1.44 m for this
+        // running, bent player), each joint also in the image.
+        let world = try kamera(["detect", "--bodies-3d", "--format", "json", photo])
+        #expect(world.status == 0, "\(world.stderr)")
+        let poses3D = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(world.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]])?
+                .first?["bodies3D"] as? [[String: Any]])
+        let player = try #require(poses3D.first)
+        #expect(poses3D.count == 1 && player["heightEstimation"] as? String == "reference")
+        let height = try #require(player["bodyHeight"] as? Double)
+        #expect(height > 1.2 && height < 2.2, "body height \(height) m")
+        let joints = try #require(player["joints"] as? [[String: Any]])
+        let byName = Dictionary(uniqueKeysWithValues: joints.compactMap { joint in (joint["name"] as? String).map { ($0, joint) } })
+        #expect(byName.count == 17)
+        func value(_ joint: String, _ key: String) -> Double { byName[joint]?[key] as? Double ?? .nan }
+        #expect(abs(value("root", "x")) < 0.01 && abs(value("root", "y")) < 0.01 && abs(value("root", "z")) < 0.01)
+        // Head over shoulders over hips over the lower foot (one leg is raised behind him).
+        #expect(value("topHead", "y") > value("centerShoulder", "y") && value("centerShoulder", "y") > 0.3)
+        #expect(min(value("leftAnkle", "y"), value("rightAnkle", "y")) < -0.3)
+        #expect(joints.allSatisfy { ($0["imageX"] as? Double ?? -1) >= 0 && ($0["imageY"] as? Double ?? -1) >= 0 })
+        // In the image his head is above his hips (pixels: y down).
+        #expect(value("topHead", "imageY") < value("root", "imageY"))
+        // A stream has no 3-D bodies: said, not ignored.
+        let scan = try kamera(["scan", "--bodies-3d", try SampleMedia.url("Megamind.avi").path])
+        #expect(scan.status != 0 && scan.stderr.contains("bodies3D is for photos"), "\(scan.stderr)")
         // --mask-out alone is a slip, named as such.
         let alone = try kamera(["detect", "--mask-out", mask, photo])
         #expect(alone.status == 64 && alone.stderr.contains("--person-mask"))

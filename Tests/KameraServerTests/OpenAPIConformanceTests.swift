@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Kamera
 import KameraReports
+import KameraTestMedia
 import KameraTestTiers
 import Testing
 
@@ -139,9 +140,19 @@ import Testing
                 #expect((body["photos"] as? [[String: Any]])?.first?["faces"] as? Int == 1)
                 #expect(body["next"] as? String == "/v1/photos?limit=1&offset=2")
             }
+            // A footballer in metres: the 3-D body record checked against its schema (after the
+            // list, whose order another photo would change).
+            let player = try Data(contentsOf: SampleMedia.url("messi5.jpg"))
+            try await client.execute(uri: "/v1/detect?bodies3D", method: .post, body: ByteBuffer(bytes: player)) { response in
+                #expect(response.status == .ok)
+                let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body))
+                let result = try #require(((body as? [String: Any])?["results"] as? [[String: Any]])?.first)
+                #expect((result["bodies3D"] as? [Any])?.count == 1)
+                checked.append(("detect with 3-D bodies", Data(buffer: response.body), "DetectResults"))
+            }
             return checked
         }
-        #expect(checked.count == 12)
+        #expect(checked.count == 13)
         for (name, body, schema) in checked {
             let value = try JSONSerialization.jsonObject(with: body)
             let problems = checker.problems(

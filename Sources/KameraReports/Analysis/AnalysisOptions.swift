@@ -41,6 +41,7 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     package var regionOfInterest: NormalizedRect?
     package var personMask: GeneratePersonSegmentationRequest.QualityLevel?
     package var bodies: Bool?
+    package var bodies3D: Bool?
     package var hands: Bool?
     // What a stream's background becomes (streams only; implies a person mask).
     package var background: BackgroundStyle?
@@ -62,7 +63,7 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
     static var detectorFlags: [(CodingKeys, WritableKeyPath<AnalysisOptions, Bool?>)] {
         [
             (.barcodes, \.barcodes), (.faces, \.faces), (.landmarks, \.landmarks), (.text, \.text), (.recognize, \.recognize),
-            (.rectangles, \.rectangles), (.bodies, \.bodies), (.hands, \.hands),
+            (.rectangles, \.rectangles), (.bodies, \.bodies), (.bodies3D, \.bodies3D), (.hands, \.hands),
         ]
     }
     /// Whether barcodes are read: when asked for, or when no detector is named (on both media).
@@ -163,6 +164,12 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
                     request.regionOfInterest = region
                     return request
                 }() : nil,
+            bodies3D: bodies3D == true
+                ? {
+                    var request = DetectHumanBodyPose3DRequest(maximumPeople: 8)
+                    request.regionOfInterest = region
+                    return request
+                }() : nil,
             hands: hands == true
                 ? {
                     var request = DetectHumanHandPoseRequest(maximumHandCount: 8)
@@ -181,6 +188,9 @@ package struct AnalysisOptions: Codable, Equatable, Sendable {
         guard regionOfInterest == nil else {
             throw KameraError.invalidArgument(
                 "regionOfInterest is for single images: a stream is tracked in whole frames (crop the frames)")
+        }
+        guard bodies3D != true else {
+            throw KameraError.invalidArgument("bodies3D is for photos; streams follow bodies in the image (bodies)")
         }
         // Whole frames, no tiles, unless a mode is named: tiling every frame of a video costs
         // 7× the frame rate (9 fps instead of 68 on Megamind.avi).
@@ -241,7 +251,7 @@ extension AnalysisOptions {
     /// come from here.
     package enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
         case barcodes, symbologies, effort, maxCodes, faces, landmarks, faceMode, minFaceSize, minConfidence, maxFaces
-        case text, recognize, languages, rectangles, maxRectangles, regionOfInterest, personMask, bodies, hands
+        case text, recognize, languages, rectangles, maxRectangles, regionOfInterest, personMask, bodies, bodies3D, hands
         case background, blurRadius, backgroundColor, redact, textEngine
 
         /// What the option does, for the CLI's help and the OpenAPI document.
@@ -269,6 +279,9 @@ extension AnalysisOptions {
             case .hands: "Find hands: 21 joints each and which hand it is, up to 8 in photos, 4 followed with IDs in streams."
             case .bodies:
                 "Find people's body poses: Vision's 19 joints with their confidences (up to 8 in photos, 4 followed with IDs in streams)."
+            case .bodies3D:
+                "Photos: people's body poses in metres — Vision's 17 3-D joints about the hips' middle (y up, z toward the camera), "
+                    + "where each is in the image, and the body's height (up to 8 people)."
             case .personMask:
                 "Segment the people at quality fast, balanced or accurate (accurate follows the image's edges at full size; streams "
                     + "default to fast, steadied between frames); reports the share of the image and where they are."
@@ -290,7 +303,7 @@ extension AnalysisOptions {
         /// The option's value as JSON Schema (OpenAPI 3.1).
         package var schema: JSONValue {
             switch self {
-            case .barcodes, .faces, .landmarks, .text, .recognize, .rectangles, .bodies, .hands: ["type": "boolean"]
+            case .barcodes, .faces, .landmarks, .text, .recognize, .rectangles, .bodies, .bodies3D, .hands: ["type": "boolean"]
             case .symbologies:
                 ["type": "array", "items": ["type": "string", "enum": .array(BarcodeSymbology.allCases.map { .string($0.rawValue) })]]
             case .effort: ["type": "string", "enum": .array(DetectBarcodesRequest.Effort.allCases.map { .string($0.rawValue) })]

@@ -65,15 +65,17 @@ package struct ImageAnalysis: Sendable {
     package var rectangles: DetectRectanglesRequest?
     package var personMask: GeneratePersonSegmentationRequest?
     package var bodies: DetectHumanBodyPoseRequest?
+    package var bodies3D: DetectHumanBodyPose3DRequest?
     package var hands: DetectHumanHandPoseRequest?
 
     package init(
         barcodes: DetectBarcodesRequest? = nil, faces: FaceAnalysis? = nil, text: TextAnalysis? = nil,
         rectangles: DetectRectanglesRequest? = nil, personMask: GeneratePersonSegmentationRequest? = nil,
-        bodies: DetectHumanBodyPoseRequest? = nil, hands: DetectHumanHandPoseRequest? = nil
+        bodies: DetectHumanBodyPoseRequest? = nil, bodies3D: DetectHumanBodyPose3DRequest? = nil,
+        hands: DetectHumanHandPoseRequest? = nil
     ) {
         (self.barcodes, self.faces, self.text, self.rectangles) = (barcodes, faces, text, rectangles)
-        (self.personMask, self.bodies, self.hands) = (personMask, bodies, hands)
+        (self.personMask, self.bodies, self.bodies3D, self.hands) = (personMask, bodies, bodies3D, hands)
     }
 
     /// Bytes a pixel the analysis holds besides the decoded image's own, for the server's memory
@@ -86,7 +88,7 @@ package struct ImageAnalysis: Sendable {
 
     /// Whether a request needs the image's colours (the face and person models); the others
     /// read gray levels, which a decoder can produce for less.
-    package var needsColour: Bool { faces != nil || personMask != nil || bodies != nil || hands != nil }
+    package var needsColour: Bool { faces != nil || personMask != nil || bodies != nil || bodies3D != nil || hands != nil }
 
     /// Runs every request asked for on `image` (sharing one analysis context), fills `result`'s
     /// size, warning and findings, and returns the observations.
@@ -139,6 +141,9 @@ package struct ImageAnalysis: Sendable {
         if let request = bodies {
             findings.bodies = try request.perform(in: context)
             result.bodies = findings.bodies.map(BodyPoseRecord.init)
+        }
+        if let request = bodies3D {
+            result.bodies3D = try request.perform(in: context).map(BodyPose3DRecord.init)
         }
         if var request = hands {
             // The bodies just found lead to the hands: the body pose runs once.

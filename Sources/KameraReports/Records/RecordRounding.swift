@@ -14,6 +14,8 @@ package enum RecordRounding {
     package static func score(_ value: Double) -> Double { rounded(value, 1e3) }
     /// Times in seconds: milliseconds.
     package static func seconds(_ value: Double) -> Double { rounded(value, 1e3) }
+    /// Metres to the millimetre.
+    package static func metres(_ value: Double) -> Double { rounded(value, 1e3) }
 
     private static func rounded(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale }
 }
