@@ -50,47 +50,37 @@ cv::Point2f located(const std::vector<double> &response, int steps, int peak, cv
     return cv::Point2f(static_cast<float>(q.x + 0.5), static_cast<float>(q.y + 0.5));
 }
 
-/// The next strongest local peak of the profile at least `secondPeakDistance` from every step
-/// in `taken` (the strongest's step when there is none).
-int nextPeak(const std::vector<double> &response, int steps, const std::vector<int> &taken, double threshold) {
-    double next = 0;
-    int nextStep = taken.front();
+/// The next strongest local peak of the profile at least `secondPeakDistance` from the
+/// strongest (the strongest itself if none).
+int secondPeak(const std::vector<double> &response, int steps, int bestStep, double threshold) {
+    double second = 0;
+    int secondStep = bestStep;
     for (int r = -steps + 1; r < steps; r++) {
         double v = response[r + steps];
-        bool apart = std::all_of(taken.begin(), taken.end(), [&](int t) { return std::abs(r - t) >= T::secondPeakDistance; });
-        if (apart && v >= threshold && v > next && v >= response[r + steps - 1] && v >= response[r + steps + 1]) {
-            next = v;
-            nextStep = r;
+        if (std::abs(r - bestStep) >= T::secondPeakDistance && v >= threshold && v > second &&
+            v >= response[r + steps - 1] && v >= response[r + steps + 1]) {
+            second = v;
+            secondStep = r;
         }
     }
-    return nextStep;
+    return secondStep;
 }
 
-/// The line (point, unit normal) most samples agree on, within `onLine` of any of each
-/// sample's `consensusPeaks` strongest edges (`alternates` holds each sample's weaker ones,
-/// `consensusPeaks - 1` a sample), tried through pairs of edges far apart along the side and
-/// then least-squares fitted to the samples on it. A card's caption printed along a faint side
-/// has the stronger edge over part of it, and pulls a robust fit to all strongest edges into a
-/// tilt (a corner 8 px off on a 700 px card); a screen's picture may have edges stronger than
-/// its thin bezel's outer one along most of the side (a window's title bar, a photo's mat and
-/// rule, the bezel's own inner edge). The side's own edge runs the whole length, so it is
-/// among each sample's few strongest nearly everywhere.
-void consensusLine(const std::vector<cv::Point2f> &strongest, const std::vector<cv::Point2f> &alternates, cv::Point2d along,
+/// The line (point, unit normal) most samples agree on, within `onLine` of either of each
+/// sample's two strongest edges, tried through pairs of edges far apart along the side and then
+/// least-squares fitted to the samples on it. A card's caption printed along a faint side has
+/// the stronger edge over part of it, and pulls a robust fit to all strongest edges into a tilt
+/// (a corner 8 px off on a 700 px card); the side's own edge runs the whole length.
+void consensusLine(const std::vector<cv::Point2f> &strongest, const std::vector<cv::Point2f> &second, cv::Point2d along,
                    cv::Point2d &origin, cv::Point2d &normal) {
-    const size_t others = T::consensusPeaks - 1;
     auto agreeing = [&](cv::Point2d o, cv::Point2d n, std::vector<cv::Point2f> *on) {
         int count = 0;
         for (size_t k = 0; k < strongest.size(); k++) {
-            cv::Point2f nearest = strongest[k];
-            double distance = std::abs((cv::Point2d(nearest) - o).dot(n));
-            for (size_t j = 0; j < others; j++) {
-                cv::Point2f q = alternates[k * others + j];
-                double d = std::abs((cv::Point2d(q) - o).dot(n));
-                if (d < distance) distance = d, nearest = q;
-            }
-            if (distance > T::onLine) continue;
+            double d1 = std::abs((cv::Point2d(strongest[k]) - o).dot(n));
+            double d2 = std::abs((cv::Point2d(second[k]) - o).dot(n));
+            if (std::min(d1, d2) > T::onLine) continue;
             count++;
-            if (on) on->push_back(nearest);
+            if (on) on->push_back(d1 <= d2 ? strongest[k] : second[k]);
         }
         return count;
     };
@@ -102,13 +92,10 @@ void consensusLine(const std::vector<cv::Point2f> &strongest, const std::vector<
         state = state * 1664525u + 1013904223u;
         return state >> 8;
     };
-    auto pick = [&](size_t k) {
-        size_t choice = next() % T::consensusPeaks;
-        return choice == 0 ? strongest[k] : alternates[k * others + choice - 1];
-    };
     for (int trial = 0; trial < T::consensusTrials; trial++) {
         size_t i = next() % (m / 2), j = m / 2 + next() % (m - m / 2);
-        cv::Point2d pa = pick(i), pb = pick(j);
+        cv::Point2d pa = (next() & 1) ? second[i] : strongest[i];
+        cv::Point2d pb = (next() & 1) ? second[j] : strongest[j];
         cv::Point2d d = pb - pa;
         double length = cv::norm(d);
         // Within 14° of the side searched.
@@ -135,27 +122,25 @@ void consensusLine(const std::vector<cv::Point2f> &strongest, const std::vector<
 /// The side's line through its samples' edges, and its support: the share of the `valid`
 /// (in-frame) samples whose edge lies on it. On texture the strongest gradient near a sample
 /// is anywhere; on a real side it is on the line every time.
-void fitSamples(const std::vector<cv::Point2f> &points, const std::vector<cv::Point2f> &alternates, cv::Point2d u,
+void fitSamples(const std::vector<cv::Point2f> &points, const std::vector<cv::Point2f> &seconds, cv::Point2d u,
                 int valid, bool consensus, SideFit &fit) {
     if (points.size() < T::minimumFitPoints) return;
     cv::Vec4f line;
     cv::fitLine(points, line, cv::DIST_HUBER, 0, 0.01, 0.01);
     cv::Point2d direction(line[0], line[1]), origin(line[2], line[3]), n(-direction.y, direction.x);
     if (consensus) {
-        consensusLine(points, alternates, u, origin, n);
+        consensusLine(points, seconds, u, origin, n);
         direction = cv::Point2d(n.y, -n.x);
     }
-    const size_t others = T::consensusPeaks - 1;
-    int inliers = 0, amongPeaks = 0;
+    int inliers = 0, eitherPeak = 0;
     for (size_t k = 0; k < points.size(); k++) {
-        bool strongest = std::abs((cv::Point2d(points[k]) - origin).dot(n)) <= T::onLine, other = false;
-        for (size_t j = 0; consensus && j < others; j++)
-            other = other || std::abs((cv::Point2d(alternates[k * others + j]) - origin).dot(n)) <= T::onLine;
+        bool strongest = std::abs((cv::Point2d(points[k]) - origin).dot(n)) <= T::onLine;
+        bool second = consensus && std::abs((cv::Point2d(seconds[k]) - origin).dot(n)) <= T::onLine;
         inliers += strongest;
-        amongPeaks += strongest || other;
+        eitherPeak += strongest || second;
     }
-    fit.peakSupport = valid > 0 ? static_cast<double>(amongPeaks) / valid : 0;
     fit.support = valid > 0 ? static_cast<double>(inliers) / valid : 0;
+    fit.peakSupport = valid > 0 ? static_cast<double>(eitherPeak) / valid : 0;
     if (fit.support >= T::minimumSupport) {
         fit.direction = direction;
         fit.point = origin;
@@ -174,7 +159,7 @@ SideFit refineSide(const cv::Mat &gray, cv::Point2d a, cv::Point2d b, double rad
     cv::Point2d u = (b - a) / length, normal(-u.y, u.x);
     int samples = std::clamp(static_cast<int>(length / T::sampleSpacing), T::minimumSamples, T::maximumSamples);
     int steps = static_cast<int>(std::ceil(radius));
-    std::vector<cv::Point2f> points, alternates;
+    std::vector<cv::Point2f> points, seconds;
     std::vector<double> response;
     int valid = 0;
     for (int s = 0; s < samples; s++) {
@@ -186,15 +171,9 @@ SideFit refineSide(const cv::Mat &gray, cv::Point2d a, cv::Point2d b, double rad
         int bestStep = profileAcross(gray, p, normal, steps, response, best);
         if (best < threshold) continue;
         points.push_back(located(response, steps, bestStep, p, normal));
-        if (!consensus) continue;
-        std::vector<int> taken{bestStep};
-        for (int j = 1; j < T::consensusPeaks; j++) {
-            int peak = nextPeak(response, steps, taken, threshold);
-            taken.push_back(peak);
-            alternates.push_back(located(response, steps, peak, p, normal));
-        }
+        if (consensus) seconds.push_back(located(response, steps, secondPeak(response, steps, bestStep, threshold), p, normal));
     }
-    fitSamples(points, alternates, u, valid, consensus, fit);
+    fitSamples(points, seconds, u, valid, consensus, fit);
     if (!fit.fitted) fit.point = a + cv::Point2d(0.5, 0.5);
     return fit;
 }

@@ -25,8 +25,8 @@ std::vector<Corners> candidateQuads(const cv::Mat &small, double minimumSmallSid
 struct SideFit {
     cv::Point2d point, direction;
     double support = 0;
-    /// With a consensus fit, the share of samples with any of their `consensusPeaks` strongest
-    /// edges on the line: an outline's side hidden under a stronger parallel edge of what it
+    /// With a consensus fit, the share of samples with either of their two strongest edges on
+    /// the line: an outline's side hidden under a stronger parallel edge of what it
     /// surrounds (a screen's thin bezel under a window's title bar) still counts.
     double peakSupport = 0;
     bool fitted = false;

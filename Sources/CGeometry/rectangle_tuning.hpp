@@ -109,8 +109,6 @@ struct Tuning {
     static constexpr int consensusTrials = 120;
     static constexpr double consensusAlong = 0.97;
     static constexpr int consensusRefits = 2;
-    /// Each sample's strongest edges a consensus line may run through.
-    static constexpr int consensusPeaks = 2;
     /// Snapping a tracked quad: the edge threshold and the support each side needs.
     static constexpr double snapThreshold = 24;
     static constexpr double snapSupport = 0.5;
