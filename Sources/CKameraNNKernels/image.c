@@ -75,16 +75,20 @@ void knn_luma_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *ds
     }
 }
 
-// One bilinear sample whose taps may fall outside the image: those contribute nothing
-// (BORDER_ZERO, MediaPipe's letterbox), into rgb.
+// One bilinear sample whose taps may fall outside the image, into rgb: those contribute
+// nothing (BORDER_ZERO, MediaPipe's letterbox), or with `replicate` read the nearest edge
+// pixel (BORDER_REPLICATE, MediaPipe's landmark crops).
 static inline __attribute__((always_inline)) void sample_at_border(const uint8_t *src, int w, int h, int stride,
-                                                                    int ix, int iy, float fx, float fy, float rgb[3]) {
+                                                                    int ix, int iy, float fx, float fy, int replicate,
+                                                                    float rgb[3]) {
     for (int dy = 0; dy < 2; dy++) {
         int yy = iy + dy;
+        if (replicate) yy = yy < 0 ? 0 : yy >= h ? h - 1 : yy;
         if (yy < 0 || yy >= h) continue;
         float wy = dy ? fy : 1 - fy;
         for (int dx = 0; dx < 2; dx++) {
             int xx = ix + dx;
+            if (replicate) xx = xx < 0 ? 0 : xx >= w ? w - 1 : xx;
             if (xx < 0 || xx >= w) continue;
             float wt = (dx ? fx : 1 - fx) * wy;
             const uint8_t *p = src + (size_t)yy * stride + (size_t)xx * 3;
@@ -102,7 +106,8 @@ static inline __attribute__((always_inline)) void sample_at_border(const uint8_t
 enum { KNN_SAMPLE_MAX_COLUMNS = 1024 };
 static inline __attribute__((always_inline)) int sample_axis_aligned(const uint8_t *src, int w, int h, int stride,
                                                                      float *out, int ow, int oh, float x0, float y0,
-                                                                     float dxx, float dyy, float scale, float offset) {
+                                                                     float dxx, float dyy, float scale, float offset,
+                                                                     int replicate) {
     if (ow > KNN_SAMPLE_MAX_COLUMNS) return 0;
     int column[KNN_SAMPLE_MAX_COLUMNS];
     float right[KNN_SAMPLE_MAX_COLUMNS];
@@ -140,7 +145,7 @@ static inline __attribute__((always_inline)) int sample_axis_aligned(const uint8
                 continue;
             }
             float rgb[3] = {0, 0, 0};
-            sample_at_border(src, w, h, stride, column[tx], iy, right[tx], fy, rgb);
+            sample_at_border(src, w, h, stride, column[tx], iy, right[tx], fy, replicate, rgb);
             o[0] = rgb[0] * scale + offset;
             o[1] = rgb[1] * scale + offset;
             o[2] = rgb[2] * scale + offset;
@@ -203,9 +208,11 @@ static int sample_eight(const uint8_t *src, int w, int h, int stride, float *out
 }
 #endif
 
-// One tensor pixel along a general map (taps outside the image count as zero).
+// One tensor pixel along a general map (taps outside the image count as zero, or as the
+// nearest edge pixel with `replicate`).
 static inline __attribute__((always_inline)) void sample_one(const uint8_t *src, int w, int h, int stride, float *out,
-                                                              float x, float y, float scale, float offset) {
+                                                              float x, float y, float scale, float offset,
+                                                              int replicate) {
     // floor without a libm call (baseline x86-64 has no rounding instruction).
     int ix = (int)x, iy = (int)y;
     ix -= x < (float)ix;
@@ -220,9 +227,10 @@ static inline __attribute__((always_inline)) void sample_one(const uint8_t *src,
         r = r0 + (r1 - r0) * fx;
         g = g0 + (g1 - g0) * fx;
         b = b0 + (b1 - b0) * fx;
-    } else if (ix >= -1 && iy >= -1 && ix < w && iy < h) {
+    } else if (replicate || (ix >= -1 && iy >= -1 && ix < w && iy < h)) {
         float rgb[3] = {0, 0, 0};
-        sample_at_border(src, w, h, stride, ix, iy, fx, fy, rgb);
+        // Far outside, the clamped taps are all one edge pixel.
+        sample_at_border(src, w, h, stride, ix, iy, fx, fy, replicate, rgb);
         r = rgb[0];
         g = rgb[1];
         b = rgb[2];
@@ -234,8 +242,10 @@ static inline __attribute__((always_inline)) void sample_one(const uint8_t *src,
 
 KNN_IMAGE_MULTIVERSION
 void knn_sample_rgb8(const uint8_t *src, int w, int h, int stride, float *out, int ow, int oh,
-                     float x0, float y0, float dxx, float dxy, float dyx, float dyy, float scale, float offset) {
-    if (dxy == 0 && dyx == 0 && sample_axis_aligned(src, w, h, stride, out, ow, oh, x0, y0, dxx, dyy, scale, offset))
+                     float x0, float y0, float dxx, float dxy, float dyx, float dyy, float scale, float offset,
+                     int replicate) {
+    if (dxy == 0 && dyx == 0 &&
+        sample_axis_aligned(src, w, h, stride, out, ow, oh, x0, y0, dxx, dyy, scale, offset, replicate))
         return;
     // Eight pixels at a time with AVX2 (AVX-512 machines too: a 16-lane version written with
     // Clang's generic vectors was slower, 0.12 against 0.11 ms a 192² crop, and on AVX2 slower
@@ -248,9 +258,11 @@ void knn_sample_rgb8(const uint8_t *src, int w, int h, int stride, float *out, i
         for (; vectors && tx + 8 <= ow; tx += 8) {
             if (sample_eight(src, w, h, stride, row + 3 * tx, xr, yr, tx, dxx, dxy, scale, offset)) continue;
             for (int k = tx; k < tx + 8; k++)
-                sample_one(src, w, h, stride, row + 3 * k, xr + (float)k * dxx, yr + (float)k * dxy, scale, offset);
+                sample_one(src, w, h, stride, row + 3 * k, xr + (float)k * dxx, yr + (float)k * dxy, scale, offset,
+                           replicate);
         }
         for (; tx < ow; tx++)
-            sample_one(src, w, h, stride, row + 3 * tx, xr + (float)tx * dxx, yr + (float)tx * dxy, scale, offset);
+            sample_one(src, w, h, stride, row + 3 * tx, xr + (float)tx * dxx, yr + (float)tx * dxy, scale, offset,
+                       replicate);
     }
 }

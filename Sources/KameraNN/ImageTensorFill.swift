@@ -15,18 +15,27 @@ public enum ImageTensorFill {
         }
     }
 
+    /// What taps outside the image read (OpenCV's and MediaPipe's border modes).
+    public enum Border: Sendable {
+        /// Zero (black before the value map): MediaPipe's letterboxed detector inputs.
+        case zero
+        /// The nearest edge pixel: MediaPipe's landmark crops, the default of its
+        /// `ImageToTensorCalculator`.
+        case replicate
+    }
+
     /// Fills `tensor` (`width` × `height` × 3) by bilinear sampling of a packed RGB8 `image`
-    /// along `map`; taps outside the image count as zero; values become v·scale + offset.
+    /// along `map`; taps outside the image read as `border` says; values become v·scale + offset.
     public static func sample(
         _ image: PixelBuffer, along map: AffineMap, into tensor: UnsafeMutableBufferPointer<Float>,
-        width: Int, height: Int, scale: Float, offset: Float
+        width: Int, height: Int, scale: Float, offset: Float, border: Border = .zero
     ) {
         precondition(image.format == .rgb8 && tensor.count >= width * height * 3)
         image.bytes.withUnsafeBufferPointer { pixels in
             knn_sample_rgb8(
                 pixels.baseAddress!, Int32(image.width), Int32(image.height), Int32(image.bytesPerRow),
                 tensor.baseAddress!, Int32(width), Int32(height), Float(map.x0), Float(map.y0),
-                Float(map.dxx), Float(map.dxy), Float(map.dyx), Float(map.dyy), scale, offset)
+                Float(map.dxx), Float(map.dxy), Float(map.dyx), Float(map.dyy), scale, offset, border == .replicate ? 1 : 0)
         }
     }
 

@@ -99,13 +99,48 @@ import Testing
         #expect(tensor.allSatisfy { $0 == 0 })
     }
 
-    /// Bilinear sampling written out plainly in doubles, zero outside the image.
-    private static func reference(_ image: PixelBuffer, x: Double, y: Double, channel: Int) -> Double {
+    @Test(
+        "Tensor sampler: MediaPipe's grid puts the tensor's corner pixel on the region's corner; the replicated border repeats edge pixels"
+    )
+    func mediaPipeGridAndReplicatedBorder() {
+        var image = PixelBuffer(width: 8, height: 6, format: .rgb8)
+        for y in 0..<6 { for x in 0..<8 { for c in 0..<3 { image.bytes[y * image.bytesPerRow + x * 3 + c] = UInt8(10 * x + 60 * c + y) } } }
+        let sampler = TensorSampler(rgb: image)
+        var tensor = [Float](repeating: -1, count: 4 * 4 * 3)
+        // Centre (4, 3), 4 wide: corner (2, 1), and tensor pixel (tx, ty) reads pixel (2 + tx, 1 + ty) exactly
+        // (as OpenCV's warp of the region's corners onto the tensor's does in MediaPipe).
+        let block = RotatedRect(center: PixelPoint(x: 4, y: 3), width: 4, height: 4, angle: 0)
+        tensor.withUnsafeMutableBufferPointer { sampler.sample(block, into: $0, width: 4, height: 4, range: 0...255, grid: .corners) }
+        for ty in 0..<4 {
+            for tx in 0..<4 {
+                for c in 0..<3 { #expect(abs(tensor[(ty * 4 + tx) * 3 + c] - Float(10 * (tx + 2) + 60 * c + ty + 1)) < 1e-3) }
+            }
+        }
+        // Over the right edge: columns 5, 6, 7 and then 7 again, not black.
+        let overEdge = RotatedRect(center: PixelPoint(x: 7, y: 3), width: 4, height: 4, angle: 0)
+        tensor.withUnsafeMutableBufferPointer {
+            sampler.sample(overEdge, into: $0, width: 4, height: 4, range: 0...255, grid: .corners, border: .replicate)
+        }
+        for ty in 0..<4 {
+            for tx in 0..<4 { #expect(abs(tensor[(ty * 4 + tx) * 3] - Float(10 * min(5 + tx, 7) + ty + 1)) < 1e-3) }
+        }
+        // Far outside, up and left: every tap is the corner pixel.
+        let outside = RotatedRect(center: PixelPoint(x: -20, y: -20), width: 4, height: 4, angle: 0.3)
+        tensor.withUnsafeMutableBufferPointer {
+            sampler.sample(outside, into: $0, width: 4, height: 4, range: 0...255, grid: .corners, border: .replicate)
+        }
+        for p in 0..<16 { for c in 0..<3 { #expect(abs(tensor[p * 3 + c] - Float(60 * c)) < 1e-3) } }
+    }
+
+    /// Bilinear sampling written out plainly in doubles, zero outside the image (or the nearest
+    /// edge pixel with `replicate`).
+    private static func reference(_ image: PixelBuffer, x: Double, y: Double, channel: Int, replicate: Bool = false) -> Double {
         let x0 = Int(x.rounded(.down)), y0 = Int(y.rounded(.down))
         let fx = x - Double(x0), fy = y - Double(y0)
         var sum = 0.0
         for (dx, dy, weight) in [(0, 0, (1 - fx) * (1 - fy)), (1, 0, fx * (1 - fy)), (0, 1, (1 - fx) * fy), (1, 1, fx * fy)] {
-            let px = x0 + dx, py = y0 + dy
+            var (px, py) = (x0 + dx, y0 + dy)
+            if replicate { (px, py) = (min(max(px, 0), image.width - 1), min(max(py, 0), image.height - 1)) }
             guard px >= 0, py >= 0, px < image.width, py < image.height else { continue }
             sum += weight * Double(image.pixel(x: px, y: py)[channel])
         }
@@ -123,22 +158,24 @@ import Testing
         let (width, height) = (37, 11)
         let map = ImageTensorFill.AffineMap(
             x0: x0, y0: y0, dxx: step * cos(angle), dxy: step * sin(angle), dyx: -step * sin(angle), dyy: step * cos(angle))
-        var tensor = [Float](repeating: -1, count: width * height * 3)
-        tensor.withUnsafeMutableBufferPointer {
-            ImageTensorFill.sample(image, along: map, into: $0, width: width, height: height, scale: 1, offset: 0)
-        }
-        var worst = 0.0
-        for ty in 0..<height {
-            for tx in 0..<width {
-                let x = map.x0 + Double(tx) * map.dxx + Double(ty) * map.dyx
-                let y = map.y0 + Double(tx) * map.dxy + Double(ty) * map.dyy
-                for c in 0..<3 {
-                    let expected = Self.reference(image, x: x, y: y, channel: c)
-                    worst = max(worst, abs(Double(tensor[(ty * width + tx) * 3 + c]) - expected))
+        for border in [ImageTensorFill.Border.zero, .replicate] {
+            var tensor = [Float](repeating: -1, count: width * height * 3)
+            tensor.withUnsafeMutableBufferPointer {
+                ImageTensorFill.sample(image, along: map, into: $0, width: width, height: height, scale: 1, offset: 0, border: border)
+            }
+            var worst = 0.0
+            for ty in 0..<height {
+                for tx in 0..<width {
+                    let x = map.x0 + Double(tx) * map.dxx + Double(ty) * map.dyx
+                    let y = map.y0 + Double(tx) * map.dxy + Double(ty) * map.dyy
+                    for c in 0..<3 {
+                        let expected = Self.reference(image, x: x, y: y, channel: c, replicate: border == .replicate)
+                        worst = max(worst, abs(Double(tensor[(ty * width + tx) * 3 + c]) - expected))
+                    }
                 }
             }
+            #expect(worst < 0.02, "\(border): largest difference \(worst) grey levels")
         }
-        #expect(worst < 0.02, "largest difference \(worst) grey levels")
     }
 
     @Test(
@@ -155,23 +192,25 @@ import Testing
             RotatedRect(center: PixelPoint(x: 11.3, y: 8.6), width: 13.5, height: 9.1, angle: 0),
             RotatedRect(center: PixelPoint(x: 2.2, y: 15.4), width: 12, height: 10, angle: 0),
         ] {
-            var tensor = [Float](repeating: -1, count: width * height * 3)
-            tensor.withUnsafeMutableBufferPointer {
-                sampler.sample(rect, into: $0, width: width, height: height, range: 0...255, mirrored: mirrored)
-            }
-            var worst = 0.0
-            for ty in 0..<height {
-                for tx in 0..<width {
-                    let u = (mirrored ? Double(width - tx) - 0.5 : Double(tx) + 0.5) / Double(width) - 0.5
-                    let v = (Double(ty) + 0.5) / Double(height) - 0.5
-                    let x = rect.center.x + u * rect.width, y = rect.center.y + v * rect.height
-                    for c in 0..<3 {
-                        let expected = Self.reference(image, x: x, y: y, channel: c)
-                        worst = max(worst, abs(Double(tensor[(ty * width + tx) * 3 + c]) - expected))
+            for border in [ImageTensorFill.Border.zero, .replicate] {
+                var tensor = [Float](repeating: -1, count: width * height * 3)
+                tensor.withUnsafeMutableBufferPointer {
+                    sampler.sample(rect, into: $0, width: width, height: height, range: 0...255, mirrored: mirrored, border: border)
+                }
+                var worst = 0.0
+                for ty in 0..<height {
+                    for tx in 0..<width {
+                        let u = (mirrored ? Double(width - tx) - 0.5 : Double(tx) + 0.5) / Double(width) - 0.5
+                        let v = (Double(ty) + 0.5) / Double(height) - 0.5
+                        let x = rect.center.x + u * rect.width, y = rect.center.y + v * rect.height
+                        for c in 0..<3 {
+                            let expected = Self.reference(image, x: x, y: y, channel: c, replicate: border == .replicate)
+                            worst = max(worst, abs(Double(tensor[(ty * width + tx) * 3 + c]) - expected))
+                        }
                     }
                 }
+                #expect(worst < 0.02, "largest difference \(worst) grey levels for \(rect), \(border)")
             }
-            #expect(worst < 0.02, "largest difference \(worst) grey levels for \(rect)")
         }
     }
 

@@ -39,17 +39,18 @@ struct LivePeopleTests {
             handIDs.formUnion(scan.hands.map(\.handID))
             followed += scan.bodies.filter { !$0.isDetected }.count
             let fresh = try DetectHumanBodyPoseRequest(maximumPeople: 2).performSynchronously(on: Image(pixelBuffer: frame))
-            // Following finds at least whom the detector finds afresh (more where the detector
-            // misses the player half out of view at the end of the pan).
-            #expect(scan.bodies.count >= fresh.count, "frame \(i): \(scan.bodies.count) followed, \(fresh.count) found afresh")
-            // Each followed body against the fresh pose whose root is nearest: the joints
-            // both are sure of lie close.
+            // The player is followed in every frame, also where the detector misses him half out
+            // of view at the end of the pan. (The man at the right edge, mostly out of view, the
+            // detector finds afresh only in frames 17–19, between the follower's searches for
+            // newcomers every tenth frame: he is not asked of it.)
+            #expect(scan.bodies.count == 1, "frame \(i): \(scan.bodies.count) followed")
+            // Each followed body against the fresh pose of the same person (its root within a
+            // torso): the joints both are sure of lie close.
             for body in scan.bodies {
                 let root = body.observation.recognizedPoint(.root).pixelLocation
                 guard
-                    let truth = fresh.min(by: {
-                        $0.recognizedPoint(.root).pixelLocation.distance(to: root)
-                            < $1.recognizedPoint(.root).pixelLocation.distance(to: root)
+                    let truth = fresh.first(where: {
+                        $0.recognizedPoint(.root).pixelLocation.distance(to: root) < Self.torso(body.observation)
                     })
                 else { continue }
                 let size = Self.torso(truth)

@@ -14,10 +14,11 @@ int knn_reduce_rgb8(const uint8_t *src, int w, int h, int src_stride, int factor
 
 /// Fills a `ow` × `oh` × 3 float tensor by bilinear sampling of an RGB8 image along an affine
 /// map: tensor pixel (tx, ty) reads source position (x0 + tx·dxx + ty·dyx, y0 + tx·dxy + ty·dyy)
-/// (pixel centres at integers). Taps outside the image count as zero; values become
-/// v·scale + offset.
+/// (pixel centres at integers). Taps outside the image count as zero, or with `replicate` as
+/// the nearest edge pixel; values become v·scale + offset.
 void knn_sample_rgb8(const uint8_t *src, int w, int h, int stride, float *out, int ow, int oh,
-                     float x0, float y0, float dxx, float dxy, float dyx, float dyy, float scale, float offset);
+                     float x0, float y0, float dxx, float dxy, float dyx, float dyy, float scale, float offset,
+                     int replicate);
 /// BT.601 luma of an RGB8 image (0.299 R + 0.587 G + 0.114 B in 16-bit fixed point, the
 /// same arithmetic as KameraCore's conversion) into a `w` × `h` gray8 buffer.
 void knn_luma_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *dst, int dst_stride);

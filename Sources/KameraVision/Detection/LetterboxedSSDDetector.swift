@@ -41,13 +41,14 @@ struct LetterboxedSSDDetector<Detection: KeypointDetection>: Sendable {
     func detect(in sampler: TensorSampler, limit: Int) -> [Detection] {
         let image = sampler.image
         let side = Double(max(image.width, image.height))
-        // The whole image in the middle of a square (MediaPipe's letterbox: the rest reads black).
+        // The whole image in the middle of a square (MediaPipe's letterbox: the rest reads black),
+        // on MediaPipe's grid: its region's centre is half the image's size in pixel
+        // coordinates, and the tensor's corner pixel reads the image's corner pixel.
         let region = RotatedRect(
-            center: PixelPoint(x: Double(image.width) / 2 - 0.5, y: Double(image.height) / 2 - 0.5), width: side, height: side,
-            angle: 0)
+            center: PixelPoint(x: Double(image.width) / 2, y: Double(image.height) / 2), width: side, height: side, angle: 0)
         let (size, keypoints, coordinates) = (configuration.inputSize, configuration.keypoints, 4 + 2 * configuration.keypoints)
         let found = sessions.withSession { session -> [Detection] in
-            session.withInput { sampler.sample(region, into: $0, width: size, height: size, range: configuration.range) }
+            session.withInput { sampler.sample(region, into: $0, width: size, height: size, range: configuration.range, grid: .corners) }
             session.invoke()
             let threshold = configuration.minimumScore
             let logitThreshold = log(threshold / (1 - threshold))

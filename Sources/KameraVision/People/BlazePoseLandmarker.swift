@@ -80,7 +80,11 @@ struct BlazePoseLandmarker: Sendable {
     func landmarks(in sampler: TensorSampler, region: RotatedRect) -> Result {
         let size = Self.inputSize
         return sessions.withSession { session in
-            session.withInput { sampler.sample(region, into: $0, width: size, height: size, range: 0...1) }
+            session.withInput {
+                // MediaPipe's crop: its grid, and the edge pixels repeated past the image's edges
+                // (a body cut off by the frame reads as its own pixels stretched, not as black).
+                sampler.sample(region, into: $0, width: size, height: size, range: 0...1, grid: .corners, border: .replicate)
+            }
             session.invoke()
             let raw = session.output(landmarksOutput), heatmap = session.output(heatmapOutput)
             // A broken model or a degenerate region can give NaN: no person, never a trap later.

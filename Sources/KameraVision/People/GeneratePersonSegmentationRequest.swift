@@ -56,12 +56,13 @@ public struct GeneratePersonSegmentationRequest: ImageRequest {
         let (height, width) = (network.inputShapes[0][1], network.inputShapes[0][2])
         let sampler = region.tensorSampler
         let image = sampler.image
-        // The whole image stretched to the model's input, values 0…1 (MediaPipe's graph).
+        // The whole image stretched to the model's input, values 0…1, on MediaPipe's grid (as its
+        // graph: the region's centre at half the image's size, corner pixel on corner pixel).
         let whole = RotatedRect(
-            center: PixelPoint(x: Double(image.width) / 2 - 0.5, y: Double(image.height) / 2 - 0.5),
+            center: PixelPoint(x: Double(image.width) / 2, y: Double(image.height) / 2),
             width: Double(image.width), height: Double(image.height), angle: 0)
         let probabilities = sessions.withSession { session -> [Float] in
-            session.withInput { sampler.sample(whole, into: $0, width: width, height: height, range: 0...1) }
+            session.withInput { sampler.sample(whole, into: $0, width: width, height: height, range: 0...1, grid: .corners) }
             session.invoke()
             return Array(session.output(0))
         }
