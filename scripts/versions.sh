@@ -22,6 +22,15 @@ ONNX_VERSION="1.19.1"
 KAMERA_MODELS="${KAMERA_MODELS:-$KAMERA_CACHE/models}"
 # LiteRT, the reference the tests compare KameraNN's outputs with (run in the test setup).
 LITERT_VERSION="2.3.0"
+# Held-out photos of people for bench/people.sh, never used to build or tune anything here:
+# bus.jpg (four people by a bus) and zidane.jpg (two men) from Ultralytics' wheel.
+ULTRALYTICS_VERSION="8.3.0"
+ULTRALYTICS_WHEEL="ultralytics-8.3.0-py3-none-any.whl"
+ULTRALYTICS_WHEEL_SHA256="3137c4921c18c8ddf610f64f1badc2dad2a9fd182e10218c2bbb29caee308b9e"
+# And Matplotlib's sample photo of Grace Hopper (a portrait in uniform).
+MATPLOTLIB_VERSION="3.11.2"
+MATPLOTLIB_WHEEL="matplotlib-3.11.2-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"
+MATPLOTLIB_WHEEL_SHA256="07d9b9fa60cd4c393692f50d0bb03123242ddf61c99bb0e95e75feb354e7c1a8"
 # Face test photos (astronaut.png, camera.png) from scikit-image's wheel.
 SKIMAGE_VERSION="0.25.2"
 SKIMAGE_WHEEL="scikit_image-0.25.2-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"

@@ -5,7 +5,8 @@ import Kamera
 /// Times the people requests end to end on each photo (decoded once; the median of several
 /// runs after a warm-up) and prints one JSON line per photo: the times, the first body's 33
 /// landmarks in pixels, the hands' wrists, and the general model's person mask at the photo's
-/// size (written as a PGM beside the output for the peer to compare).
+/// size (written as a PGM beside the output for the peer to compare). With `--every-body`, only
+/// the body poses, every person's.
 struct PeopleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "people", abstract: "Time body pose, hands and person masks on photos.")
 
@@ -13,13 +14,20 @@ struct PeopleCommand: ParsableCommand {
     var runs = 5
 
     @Option(help: "Directory for the masks (PGM).")
-    var masks: String
+    var masks: String?
+
+    @Flag(help: "Only body poses, every person's (up to 8): the harder people set's run (no masks, no hands).")
+    var everyBody = false
 
     @Argument(help: "Photos.")
     var photos: [String]
 
+    func validate() throws {
+        guard everyBody || masks != nil else { throw ValidationError("--masks is needed unless --every-body") }
+    }
+
     func run() throws {
-        try FileManager.default.createDirectory(atPath: masks, withIntermediateDirectories: true)
+        if let masks { try FileManager.default.createDirectory(atPath: masks, withIntermediateDirectories: true) }
         for path in photos {
             let image = try Image(contentsOf: URL(fileURLWithPath: path))
             func timed<T>(_ body: () throws -> T) throws -> (T, Double) {
@@ -32,6 +40,14 @@ struct PeopleCommand: ParsableCommand {
                 }
                 return (result, times.sorted()[times.count / 2])
             }
+            if everyBody {
+                let (poses, poseMs) = try timed { try DetectHumanBodyPoseRequest().perform(in: ImageAnalysisContext(image)) }
+                let bodies = poses.map { $0.landmarks.map { [$0.pixelLocation.x, $0.pixelLocation.y] } }
+                let record: [String: Any] = ["file": path, "poseMs": poseMs, "bodies": bodies]
+                print(String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self))
+                continue
+            }
+            guard let masks else { continue }
             let (poses, poseMs) = try timed { try DetectHumanBodyPoseRequest(maximumPeople: 1).perform(in: ImageAnalysisContext(image)) }
             let (hands, handMs) = try timed { try DetectHumanHandPoseRequest().perform(in: ImageAnalysisContext(image)) }
             let (mask, maskMs) = try timed {

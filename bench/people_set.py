@@ -1,0 +1,117 @@
+"""Makes the harder people set: real photos of people turned, made small in a larger scene, and
+put side by side, with each person's 33 body landmarks as truth.
+
+The truth is MediaPipe Pose's own reading of the untouched photo (static image mode, full model)
+carried through the exact same geometric change as the pixels: where MediaPipe's pipeline reads
+the easy photo, that is where the joints are in the hard one. Only the landmarks MediaPipe calls
+visible (≥ 0.5) on the easy photo are scored. Written before either pipeline was run on the hard
+images.
+
+Usage: people_set.py OUT_DIR BACKGROUND PHOTO...
+Writes OUT_DIR/*.png and OUT_DIR/truth.json ({"images": [{"file", "kind", "people": [{"landmarks",
+"visible", "torso"}]}], "leftOut": photos where MediaPipe finds nobody, so without truth}).
+"""
+import json
+import math
+import os
+import sys
+
+import cv2
+import mediapipe as mp
+import numpy as np
+
+out_dir, background_path, photos = sys.argv[1], sys.argv[2], sys.argv[3:]
+os.makedirs(out_dir, exist_ok=True)
+pose = mp.solutions.pose.Pose(static_image_mode=True, model_complexity=1, enable_segmentation=False)
+
+
+def read_truth(bgr):
+    """MediaPipe's landmarks (pixels) and visibility on an easy photo, or None."""
+    found = pose.process(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
+    if not found.pose_landmarks:
+        return None
+    h, w = bgr.shape[:2]
+    points = np.array([[p.x * w, p.y * h] for p in found.pose_landmarks.landmark])
+    visible = np.array([p.visibility >= 0.5 for p in found.pose_landmarks.landmark])
+    return points, visible
+
+
+def person(points, visible):
+    torso = float(np.linalg.norm((points[11] + points[12]) / 2 - (points[23] + points[24]) / 2))
+    return {"landmarks": points.tolist(), "visible": visible.tolist(), "torso": torso}
+
+
+images = []
+left_out = []
+
+
+def save(name, kind, bgr, people):
+    path = os.path.join(out_dir, name + ".png")
+    cv2.imwrite(path, bgr)
+    images.append({"file": path, "kind": kind, "people": people})
+
+
+def turned(bgr, points, degrees):
+    """The photo turned `degrees` clockwise about its centre on a canvas that holds all of it
+    (black outside), and the points moved with it: OpenCV's affine map, pixel centres at
+    integers, the same as MediaPipe's landmark pixels (x·width)."""
+    h, w = bgr.shape[:2]
+    angle = math.radians(degrees)
+    c, s = abs(math.cos(angle)), abs(math.sin(angle))
+    new_w, new_h = int(round(w * c + h * s)), int(round(w * s + h * c))
+    matrix = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), -degrees, 1.0)
+    matrix[0, 2] += (new_w - w) / 2
+    matrix[1, 2] += (new_h - h) / 2
+    image = cv2.warpAffine(bgr, matrix, (new_w, new_h), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0))
+    moved = points @ matrix[:, :2].T + matrix[:, 2]
+    return image, moved
+
+
+background = cv2.imread(background_path)
+for path in photos:
+    bgr = cv2.imread(path)
+    read = read_truth(bgr)
+    name = os.path.splitext(os.path.basename(path))[0]
+    if read is None:
+        left_out.append(os.path.basename(path))
+        continue
+    points, visible = read
+    save(f"{name}_upright", "upright", bgr, [person(points, visible)])
+    # Quarter turns are exact (no resampling); 30° and 150° resample once.
+    for degrees in (90, 180, 270):
+        image = np.ascontiguousarray(np.rot90(bgr, k=-degrees // 90))
+        _, moved = turned(bgr, points, degrees)
+        save(f"{name}_turned{degrees}", "turned", image, [person(moved, visible)])
+    for degrees in (30, 150):
+        image, moved = turned(bgr, points, degrees)
+        save(f"{name}_turned{degrees}", "turned", image, [person(moved, visible)])
+    # Small: the photo shrunk to a quarter of its size (area averaging) and set into a
+    # 1280×960 street scene, off centre.
+    h, w = bgr.shape[:2]
+    scene = cv2.resize(background, (1280, 960), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(bgr, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    sx, sy = (w // 4) / w, (h // 4) / h
+    x0, y0 = 1280 * 3 // 5, 960 // 2
+    scene[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
+    # Pixel centres at integers: a point p of the photo lands at (p + ½)·scale − ½ + offset.
+    moved = (points + 0.5) * [sx, sy] - 0.5 + [x0, y0]
+    save(f"{name}_small", "small", scene, [person(moved, visible)])
+
+# Several people: each pair of photos side by side on one canvas (the shorter one padded below).
+loaded = []
+for path in photos:
+    bgr = cv2.imread(path)
+    read = read_truth(bgr)
+    if read is not None:
+        loaded.append((os.path.splitext(os.path.basename(path))[0], bgr, read))
+for (name_a, a, (pa, va)), (name_b, b, (pb, vb)) in zip(loaded, loaded[1:] + loaded[:1]):
+    height = max(a.shape[0], b.shape[0])
+    canvas = np.zeros((height, a.shape[1] + b.shape[1], 3), dtype=np.uint8)
+    canvas[: a.shape[0], : a.shape[1]] = a
+    canvas[: b.shape[0], a.shape[1]:] = b
+    save(f"pair_{name_a}_{name_b}", "several", canvas, [person(pa, va), person(pb + [a.shape[1], 0], vb)])
+
+with open(os.path.join(out_dir, "truth.json"), "w") as f:
+    json.dump({"images": images, "leftOut": left_out}, f)
+for image in images:
+    print(image["file"])
