@@ -77,6 +77,51 @@ struct BodyPoseTests {
         #expect(faceBoxes.contains { $0.insetBy(-6).contains(nose.pixelLocation) }, "nose \(nose.pixelLocation), faces \(faceBoxes)")
     }
 
+    @Test(
+        "Lying on either side: a second look from the landmarks' own alignment puts the joints where the upright photo's pose has them",
+        arguments: [1, 3])
+    func lying(quarterTurns: Int) async throws {
+        let photo = try SampleMedia.photo("messi5.jpg")
+        let upright = try #require(try await DetectHumanBodyPoseRequest(maximumPeople: 1).perform(on: photo).first)
+        let turned = Image(pixelBuffer: photo.pixelBuffer.rotated(byQuarterTurns: quarterTurns))
+        let pose = try #require(try await DetectHumanBodyPoseRequest(maximumPeople: 1).perform(on: turned).first)
+        let (width, height) = (Double(photo.pixelBuffer.width), Double(photo.pixelBuffer.height))
+        // Clockwise: (x, y) → (h − 1 − y, x); three quarters: (x, y) → (y, w − 1 − x).
+        func moved(_ p: PixelPoint) -> PixelPoint {
+            quarterTurns == 1 ? PixelPoint(x: height - 1 - p.y, y: p.x) : PixelPoint(x: p.y, y: width - 1 - p.x)
+        }
+        let torso = upright.recognizedPoint(.neck).pixelLocation.distance(to: upright.recognizedPoint(.root).pixelLocation)
+        var distances: [Double] = []
+        for (name, point) in upright.recognizedPoints() where point.confidence >= 0.5 {
+            distances.append(pose.recognizedPoint(name).pixelLocation.distance(to: moved(point.pixelLocation)) / torso)
+        }
+        // Nearly every joint within a twentieth of the torso (neck to root): 16 and 17 of 19
+        // when written; from the detector's rough turn alone, 12 and 10.
+        let close = distances.filter { $0 <= 0.05 }.count
+        #expect(distances.count >= 15 && 5 * close >= 4 * distances.count, "\(distances)")
+    }
+
+    @Test("Two photos side by side: the closer looks find both players; the whole image alone finds only one")
+    func sideBySide() async throws {
+        let left = try SampleMedia.photo("messi5.jpg").pixelBuffer.converted(to: .rgb8).packed()
+        let right = try SampleMedia.photo("basketball1.png").pixelBuffer.converted(to: .rgb8).packed()
+        var canvas = PixelBuffer(width: left.width + right.width, height: max(left.height, right.height), format: .rgb8)
+        for (part, x0) in [(left, 0), (right, left.width)] {
+            for y in 0..<part.height {
+                let row = part.bytes[(y * part.bytesPerRow)..<(y * part.bytesPerRow + part.width * 3)]
+                let at = canvas.index(x: x0, y: y)
+                canvas.bytes.replaceSubrange(at..<(at + part.width * 3), with: row)
+            }
+        }
+        let image = Image(pixelBuffer: canvas)
+        let poses = try await DetectHumanBodyPoseRequest().perform(on: image)
+        let roots = poses.map { $0.recognizedPoint(.root).pixelLocation.x }
+        #expect(roots.contains { $0 < Double(left.width) } && roots.contains { $0 > Double(left.width) }, "roots at x = \(roots)")
+        var wholeOnly = DetectHumanBodyPoseRequest()
+        wholeOnly.scansTiles = false
+        #expect(try await wholeOnly.perform(on: image).count < 2)
+    }
+
     @Test("No people in a street of buildings; limits out of range and a missing model are typed errors")
     func noneAndBadInput() async throws {
         let street = try SampleMedia.photo("building.jpg")
@@ -85,6 +130,9 @@ struct BodyPoseTests {
         let tiny = Image(pixelBuffer: PixelBuffer(width: 2, height: 1, format: .rgb8, filledWith: [90, 90, 90]))
         #expect(try await DetectHumanBodyPoseRequest().perform(on: tiny).isEmpty)
         await #expect(throws: KameraError.self) { try await DetectHumanBodyPoseRequest(maximumPeople: 0).perform(on: tiny) }
+        var noThreads = DetectHumanBodyPoseRequest()
+        noThreads.maximumThreads = 0
+        await #expect(throws: KameraError.self) { try await noThreads.perform(on: tiny) }
         var request = DetectHumanBodyPoseRequest()
         request.modelStore = ModelStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("no-models-here"))
         await #expect(throws: KameraError.self) { try await request.perform(on: tiny) }

@@ -1,6 +1,7 @@
 import Foundation
 import KameraCore
 import KameraNN
+import Synchronization
 
 /// One of MediaPipe's SSD detectors that look at the whole image letterboxed into a square
 /// input (BlazePose's person detector, the palm detector) run by KameraNN: outputs decoded
@@ -39,15 +40,41 @@ struct LetterboxedSSDDetector<Detection: KeypointDetection>: Sendable {
 
     /// The detections in the sampler's image, best first, at most `limit`.
     func detect(in sampler: TensorSampler, limit: Int) -> [Detection] {
-        let image = sampler.image
+        WeightedNonMaxSuppression.apply(
+            candidates(in: sampler, square: Self.wholeImage(of: sampler.image)), threshold: configuration.overlap, limit: limit)
+    }
+
+    /// The detections in each of `squares` (parts of the image looked at closer, on up to
+    /// `threads` threads), merged across them, best first, at most `limit`.
+    func detect(in sampler: TensorSampler, closerLooks squares: [RotatedRect], threads: Int, limit: Int) -> [Detection] {
+        let found = Mutex<[[Detection]]>(Array(repeating: [], count: squares.count))
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, squares.count))) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < squares.count else { return }
+                let candidates = candidates(in: sampler, square: squares[index])
+                found.withLock { $0[index] = candidates }
+            }
+        }
+        return WeightedNonMaxSuppression.apply(
+            found.withLock { $0.flatMap { $0 } }, threshold: configuration.overlap, limit: limit)
+    }
+
+    /// The whole image in the middle of a square (MediaPipe's letterbox: the rest reads black),
+    /// on MediaPipe's grid: its region's centre is half the image's size in pixel coordinates,
+    /// and the tensor's corner pixel reads the image's corner pixel.
+    static func wholeImage(of image: PixelBuffer) -> RotatedRect {
         let side = Double(max(image.width, image.height))
-        // The whole image in the middle of a square (MediaPipe's letterbox: the rest reads black),
-        // on MediaPipe's grid: its region's centre is half the image's size in pixel
-        // coordinates, and the tensor's corner pixel reads the image's corner pixel.
-        let region = RotatedRect(
-            center: PixelPoint(x: Double(image.width) / 2, y: Double(image.height) / 2), width: side, height: side, angle: 0)
+        return RotatedRect(center: PixelPoint(x: Double(image.width) / 2, y: Double(image.height) / 2), width: side, height: side, angle: 0)
+    }
+
+    /// Every anchor's detection above the score threshold in the upright `square`, in image
+    /// pixels, before the overlapping ones are merged.
+    private func candidates(in sampler: TensorSampler, square region: RotatedRect) -> [Detection] {
+        let side = region.width
         let (size, keypoints, coordinates) = (configuration.inputSize, configuration.keypoints, 4 + 2 * configuration.keypoints)
-        let found = sessions.withSession { session -> [Detection] in
+        return sessions.withSession { session -> [Detection] in
             session.withInput { sampler.sample(region, into: $0, width: size, height: size, range: configuration.range, grid: .corners) }
             session.invoke()
             let threshold = configuration.minimumScore
@@ -71,7 +98,6 @@ struct LetterboxedSSDDetector<Detection: KeypointDetection>: Sendable {
             }
             return detections
         }
-        return WeightedNonMaxSuppression.apply(found, threshold: configuration.overlap, limit: limit)
     }
 }
 

@@ -3,13 +3,22 @@ import KameraCore
 import KameraNN
 
 /// Finds people's body poses, like Vision's `DetectHumanBodyPoseRequest`: BlazePose's
-/// detector finds each person, the landmark model places 33 points in the person's upright
-/// region, and each result names Vision's 19 joints.
+/// detector finds each person (in the whole image, then closer in parts of it), the landmark
+/// model places 33 points in the person's upright region (a second time where the body lies
+/// or stands on its head), and each result names Vision's 19 joints.
 public struct DetectHumanBodyPoseRequest: ImageRequest {
     /// At most this many people, most confident first.
     public var maximumPeople: Int
     /// People the detector or the landmark model is less sure of are dropped (0…1).
     public var minimumConfidence: Float
+    /// Whether to look closer when the whole-image pass finds fewer than `maximumPeople`:
+    /// BlazePose's detector sees people from about a fifth of the image's longer side up, so
+    /// squares of the shorter side, then of half of it, are looked at too (people down to
+    /// about a tenth of the shorter side; side-by-side scenes). False: the whole image only,
+    /// as MediaPipe's pipeline.
+    public var scansTiles = true
+    /// Threads for the closer looks; nil uses every core.
+    public var maximumThreads: Int?
     public var regionOfInterest = NormalizedRect.fullImage
     /// Where the models are read from.
     public var modelStore = ModelStore.default
@@ -22,8 +31,10 @@ public struct DetectHumanBodyPoseRequest: ImageRequest {
     /// Refuses limits out of range.
     /// - Throws: `KameraError.invalidArgument`.
     public func validate() throws {
-        guard (1...100).contains(maximumPeople), minimumConfidence.isFinite, (0...1).contains(minimumConfidence) else {
-            throw KameraError.invalidArgument("maximumPeople must be 1…100 and minimumConfidence 0…1")
+        guard (1...100).contains(maximumPeople), minimumConfidence.isFinite, (0...1).contains(minimumConfidence),
+            (maximumThreads ?? 1) >= 1
+        else {
+            throw KameraError.invalidArgument("maximumPeople must be 1…100, minimumConfidence 0…1 and maximumThreads at least 1")
         }
     }
 
@@ -41,16 +52,82 @@ public struct DetectHumanBodyPoseRequest: ImageRequest {
         try validate()
         let region = try context.region(regionOfInterest)
         let sampler = region.tensorSampler
-        let people = try LetterboxedSSDDetector(.blazePose, models: modelStore).detect(in: sampler, limit: maximumPeople)
+        let detector = try LetterboxedSSDDetector(.blazePose, models: modelStore)
+        var people = detector.detect(in: sampler, limit: maximumPeople)
+        let squares = Self.closerLooks(width: sampler.image.width, height: sampler.image.height)
+        if scansTiles, people.count < maximumPeople, !squares.isEmpty {
+            // People the whole-image pass found keep its reading of them (MediaPipe's); closer
+            // looks add the others — someone whose hips lie within a third of a found body's
+            // radius of that body's is the same person.
+            let threads = maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount
+            for person in detector.detect(in: sampler, closerLooks: squares, threads: threads, limit: maximumPeople)
+            where people.count < maximumPeople {
+                let hips = person.keypoints[PersonDetection.hipsCenter]
+                let known = people.contains {
+                    let center = $0.keypoints[PersonDetection.hipsCenter]
+                    return center.distance(to: hips) < center.distance(to: $0.keypoints[PersonDetection.bodyCircle]) / 3
+                }
+                if !known { people.append(person) }
+            }
+        }
         let landmarker = try BlazePoseLandmarker(models: modelStore)
         let size = Size(width: Double(sampler.image.width), height: Double(sampler.image.height))
-        return people.compactMap { person in
-            let found = landmarker.landmarks(in: sampler, region: person.bodyRegion)
+        var poses: [(found: BlazePoseLandmarker.Result, confidence: Float, size: Size)] = []
+        var boxes: [PixelRect] = []
+        for person in people {
+            var found = landmarker.landmarks(in: sampler, region: person.bodyRegion)
+            // A body lying or upside down: the detector's turn is rough, the landmarks' own
+            // alignment points are better, so the model looks once more where they put the body
+            // (MediaPipe's next-frame region, used within the photo). Upright people are left
+            // as MediaPipe reads them.
+            if abs(person.bodyRegion.angle) > Self.secondLookAngle {
+                let again = landmarker.landmarks(in: sampler, region: found.nextRegion)
+                if !again.points.isEmpty, again.score >= minimumConfidence { found = again }
+            }
             let confidence = min(person.score, found.score)
             guard !found.points.isEmpty, found.world.count == BlazePoseLandmarker.landmarkCount, confidence >= minimumConfidence else {
-                return nil
+                continue
             }
-            return (found, confidence, size)
+            // One person found twice (a closer look that cut them saw a second face box): the
+            // landmarks land on the same body.
+            let box = Self.box(of: found.points)
+            if boxes.contains(where: { $0.intersectionOverUnion(box) > 0.5 }) { continue }
+            boxes.append(box)
+            poses.append((found, confidence, size))
         }
+        return poses.sorted { $0.confidence > $1.confidence }
+    }
+
+    /// How far (radians) the detector must find a body turned from upright for a second look
+    /// (40°: on the harder people set's turned photos, 76 → 80 % of the joints within 5 % of
+    /// the torso; lower angles reached upright people and moved them off MediaPipe's reading).
+    static let secondLookAngle = 0.7
+
+    /// The squares looked at closer in a `width` × `height` image: of the shorter side along
+    /// the longer one (when it is clearly longer), then of half the shorter side (when that is
+    /// still at least the detector's input), each overlapping its neighbours by a quarter.
+    static func closerLooks(width: Int, height: Int) -> [RotatedRect] {
+        let (shorter, longer) = (Double(min(width, height)), Double(max(width, height)))
+        var squares: [RotatedRect] = []
+        for side in [shorter, shorter / 2] where side <= 0.8 * longer && side >= 320 {
+            // Enough squares that neighbours overlap by at least a quarter, spread evenly.
+            func starts(_ length: Double) -> [Double] {
+                let count = Int(((length - side) / (0.75 * side)).rounded(.up)) + 1
+                return count == 1 ? [(length - side) / 2] : (0..<count).map { Double($0) * (length - side) / Double(count - 1) }
+            }
+            for y in starts(Double(height)) {
+                for x in starts(Double(width)) {
+                    squares.append(RotatedRect(center: PixelPoint(x: x + side / 2, y: y + side / 2), width: side, height: side, angle: 0))
+                }
+            }
+        }
+        return squares
+    }
+
+    /// The box round the landmarks (those the model is sure are in view and those it is not).
+    private static func box(of points: [BlazePoseLandmarker.Landmark]) -> PixelRect {
+        let xs = points.map(\.position.x), ys = points.map(\.position.y)
+        let (left, top) = (xs.min() ?? 0, ys.min() ?? 0)
+        return PixelRect(x: left, y: top, width: (xs.max() ?? 0) - left, height: (ys.max() ?? 0) - top)
     }
 }
