@@ -120,6 +120,10 @@ struct BodyPoseTests {
         var wholeOnly = DetectHumanBodyPoseRequest()
         wholeOnly.scansTiles = false
         #expect(try await wholeOnly.perform(on: image).count < 2)
+        // The people boxes come from the same search.
+        let centres = try await DetectHumanRectanglesRequest().perform(on: image).map { $0.pixelBox.minX + $0.pixelBox.width / 2 }
+        #expect(
+            centres.contains { $0 < Double(left.width) } && centres.contains { $0 > Double(left.width) }, "box centres at x = \(centres)")
     }
 
     @Test("No people in a street of buildings; limits out of range and a missing model are typed errors")

@@ -11,11 +11,11 @@ public struct DetectHumanBodyPoseRequest: ImageRequest {
     public var maximumPeople: Int
     /// People the detector or the landmark model is less sure of are dropped (0…1).
     public var minimumConfidence: Float
-    /// Whether to look closer when the whole-image pass finds fewer than `maximumPeople`:
+    /// Whether to look closer when the whole image gives fewer than `maximumPeople`:
     /// BlazePose's detector sees people from about a fifth of the image's longer side up, so
     /// squares of the shorter side, then of half of it, are looked at too (people down to
-    /// about a tenth of the shorter side; side-by-side scenes). False: the whole image only,
-    /// as MediaPipe's pipeline.
+    /// about a tenth of the shorter side; side-by-side scenes; a few times the time). False:
+    /// the whole image only, as MediaPipe's pipeline.
     public var scansTiles = true
     /// Threads for the closer looks; nil uses every core.
     public var maximumThreads: Int?
@@ -52,24 +52,10 @@ public struct DetectHumanBodyPoseRequest: ImageRequest {
         try validate()
         let region = try context.region(regionOfInterest)
         let sampler = region.tensorSampler
-        let detector = try LetterboxedSSDDetector(.blazePose, models: modelStore)
-        var people = detector.detect(in: sampler, limit: maximumPeople)
-        let squares = Self.closerLooks(width: sampler.image.width, height: sampler.image.height)
-        if scansTiles, people.count < maximumPeople, !squares.isEmpty {
-            // People the whole-image pass found keep its reading of them (MediaPipe's); closer
-            // looks add the others — someone whose hips lie within a third of a found body's
-            // radius of that body's is the same person.
-            let threads = maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount
-            for person in detector.detect(in: sampler, closerLooks: squares, threads: threads, limit: maximumPeople)
-            where people.count < maximumPeople {
-                let hips = person.keypoints[PersonDetection.hipsCenter]
-                let known = people.contains {
-                    let center = $0.keypoints[PersonDetection.hipsCenter]
-                    return center.distance(to: hips) < center.distance(to: $0.keypoints[PersonDetection.bodyCircle]) / 3
-                }
-                if !known { people.append(person) }
-            }
-        }
+        let search = PersonSearch(
+            detector: try LetterboxedSSDDetector(.blazePose, models: modelStore), scansTiles: scansTiles,
+            threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount)
+        let people = search.people(in: sampler, limit: maximumPeople)
         let landmarker = try BlazePoseLandmarker(models: modelStore)
         let size = Size(width: Double(sampler.image.width), height: Double(sampler.image.height))
         var poses: [(found: BlazePoseLandmarker.Result, confidence: Float, size: Size)] = []
@@ -102,27 +88,6 @@ public struct DetectHumanBodyPoseRequest: ImageRequest {
     /// (40°: on the harder people set's turned photos, 76 → 80 % of the joints within 5 % of
     /// the torso; lower angles reached upright people and moved them off MediaPipe's reading).
     static let secondLookAngle = 0.7
-
-    /// The squares looked at closer in a `width` × `height` image: of the shorter side along
-    /// the longer one (when it is clearly longer), then of half the shorter side (when that is
-    /// still at least the detector's input), each overlapping its neighbours by a quarter.
-    static func closerLooks(width: Int, height: Int) -> [RotatedRect] {
-        let (shorter, longer) = (Double(min(width, height)), Double(max(width, height)))
-        var squares: [RotatedRect] = []
-        for side in [shorter, shorter / 2] where side <= 0.8 * longer && side >= 320 {
-            // Enough squares that neighbours overlap by at least a quarter, spread evenly.
-            func starts(_ length: Double) -> [Double] {
-                let count = Int(((length - side) / (0.75 * side)).rounded(.up)) + 1
-                return count == 1 ? [(length - side) / 2] : (0..<count).map { Double($0) * (length - side) / Double(count - 1) }
-            }
-            for y in starts(Double(height)) {
-                for x in starts(Double(width)) {
-                    squares.append(RotatedRect(center: PixelPoint(x: x + side / 2, y: y + side / 2), width: side, height: side, angle: 0))
-                }
-            }
-        }
-        return squares
-    }
 
     /// The box round the landmarks (those the model is sure are in view and those it is not).
     private static func box(of points: [BlazePoseLandmarker.Landmark]) -> PixelRect {

@@ -44,6 +44,9 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
         var candidates: [(region: RotatedRect, side: HumanHandPoseObservation.Chirality?)] = []
         var bodyPose = DetectHumanBodyPoseRequest(maximumPeople: max(1, (maximumHandCount + 1) / 2))
         bodyPose.modelStore = modelStore
+        // The whole image only: the hands of people too small for it are too small to read, and
+        // a photo of a hand alone (no body: the palm detector's case) pays for no closer looks.
+        bodyPose.scansTiles = false
         for pose in try inputBodyObservations ?? bodyPose.perform(in: region) {
             for side in [HumanHandPoseObservation.Chirality.left, .right] {
                 if let hand = Self.handRegion(of: pose, side: side) { candidates.append((hand, side)) }
