@@ -323,6 +323,19 @@ func kamera(
         #expect(joints.allSatisfy { ($0["imageX"] as? Double ?? -1) >= 0 && ($0["imageY"] as? Double ?? -1) >= 0 })
         // In the image his head is above his hips (pixels: y down).
         #expect(value("topHead", "imageY") < value("root", "imageY"))
+        // Both ways at once (one run of the models): the same player, each 3-D joint where the
+        // 2-D pose has it in the image.
+        let both = try kamera(["detect", "--bodies", "--bodies-3d", "--format", "json", photo])
+        #expect(both.status == 0, "\(both.stderr)")
+        let bothResult = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(both.stdout.utf8)) as? [String: Any])?["results"] as? [[String: Any]])?.first)
+        let flatJoints = try #require((bothResult["bodies"] as? [[String: Any]])?.first?["joints"] as? [[String: Any]])
+        let worldJoints = try #require((bothResult["bodies3D"] as? [[String: Any]])?.first?["joints"] as? [[String: Any]])
+        let flatWrist = try #require(flatJoints.first { $0["name"] as? String == "leftWrist" })
+        let worldWrist = try #require(worldJoints.first { $0["name"] as? String == "leftWrist" })
+        #expect(abs((flatWrist["x"] as? Double ?? .nan) - (worldWrist["imageX"] as? Double ?? .nan)) <= 0.1)
+        #expect(abs((flatWrist["y"] as? Double ?? .nan) - (worldWrist["imageY"] as? Double ?? .nan)) <= 0.1)
+        #expect((bothResult["bodies3D"] as? [[String: Any]])?.first?["bodyHeight"] as? Double == player["bodyHeight"] as? Double)
         // A stream has no 3-D bodies: said, not ignored.
         let scan = try kamera(["scan", "--bodies-3d", try SampleMedia.url("Megamind.avi").path])
         #expect(scan.status != 0 && scan.stderr.contains("bodies3D is for photos"), "\(scan.stderr)")

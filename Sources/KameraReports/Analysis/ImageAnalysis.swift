@@ -138,12 +138,21 @@ package struct ImageAnalysis: Sendable {
             findings.personMask = mask
             result.personMask = PersonMaskRecord(mask, quality: request.qualityLevel)
         }
-        if let request = bodies {
-            findings.bodies = try request.perform(in: context)
-            result.bodies = findings.bodies.map(BodyPoseRecord.init)
-        }
-        if let request = bodies3D {
-            result.bodies3D = try request.perform(in: context).map(BodyPose3DRecord.init)
+        // Bodies in the image and in metres asked for together: one run gives both when the
+        // two requests ask for the same people.
+        if let request = bodies, let world = bodies3D, world.flatRequest.asksForSamePeople(as: request) {
+            let (flat, metric) = try request.posesInTwoAndThreeDimensions(in: context)
+            findings.bodies = flat
+            result.bodies = flat.map(BodyPoseRecord.init)
+            result.bodies3D = metric.map(BodyPose3DRecord.init)
+        } else {
+            if let request = bodies {
+                findings.bodies = try request.perform(in: context)
+                result.bodies = findings.bodies.map(BodyPoseRecord.init)
+            }
+            if let request = bodies3D {
+                result.bodies3D = try request.perform(in: context).map(BodyPose3DRecord.init)
+            }
         }
         if var request = hands {
             // The bodies just found lead to the hands: the body pose runs once.

@@ -24,11 +24,13 @@ public struct DetectHumanBodyPose3DRequest: ImageRequest {
     /// - Throws: `KameraError.invalidArgument` for a limit out of range, `missingResource` when
     ///   a model is not installed, and the region's errors.
     public func perform(in context: ImageAnalysisContext) throws -> [HumanBodyPose3DObservation] {
+        try flatRequest.posesInTwoAndThreeDimensions(in: context).world
+    }
+
+    /// The 2-D request that finds the same people (the 3-D poses are its run's world landmarks).
+    package var flatRequest: DetectHumanBodyPoseRequest {
         var flat = DetectHumanBodyPoseRequest(maximumPeople: maximumPeople, minimumConfidence: minimumConfidence)
         (flat.regionOfInterest, flat.modelStore) = (regionOfInterest, modelStore)
-        return try flat.poses(in: context).map {
-            HumanBodyPose3DObservation(
-                world: $0.found.world, image: $0.found.points.map(\.position), confidence: $0.confidence, imageSize: $0.size)
-        }
+        return flat
     }
 }

@@ -41,14 +41,30 @@ public struct DetectHumanBodyPoseRequest: ImageRequest {
     /// - Throws: `KameraError.invalidArgument` for a limit out of range, `missingResource` when
     ///   a model is not installed, and the region's errors.
     public func perform(in context: ImageAnalysisContext) throws -> [HumanBodyPoseObservation] {
-        try poses(in: context).map { HumanBodyPoseObservation(landmarks: $0.found.points, confidence: $0.confidence, imageSize: $0.size) }
+        try posesInTwoAndThreeDimensions(in: context).flat
+    }
+
+    /// The people's poses both ways from one run: in the image, and in metres (the model's
+    /// world landmarks, as `DetectHumanBodyPose3DRequest` gives them) — for a caller asking for
+    /// both, so the detector and the landmark model run once.
+    /// - Throws: as `perform(in:)`.
+    package func posesInTwoAndThreeDimensions(
+        in context: ImageAnalysisContext
+    ) throws -> (flat: [HumanBodyPoseObservation], world: [HumanBodyPose3DObservation]) {
+        let found = try poses(in: context)
+        return (
+            found.map { HumanBodyPoseObservation(landmarks: $0.found.points, confidence: $0.confidence, imageSize: $0.size) },
+            found.map {
+                HumanBodyPose3DObservation(
+                    world: $0.found.world, image: $0.found.points.map(\.position), confidence: $0.confidence, imageSize: $0.size)
+            }
+        )
     }
 
     /// Each person the detector finds with the landmark model's reading of them, most confident
     /// first, those under `minimumConfidence` (or without landmarks) dropped; and the size of
-    /// the region they are in. Shared with the 3-D request, which reads the same run's world
-    /// landmarks.
-    func poses(in context: ImageAnalysisContext) throws -> [(found: BlazePoseLandmarker.Result, confidence: Float, size: Size)] {
+    /// the region they are in.
+    private func poses(in context: ImageAnalysisContext) throws -> [(found: BlazePoseLandmarker.Result, confidence: Float, size: Size)] {
         try validate()
         let region = try context.region(regionOfInterest)
         let sampler = region.tensorSampler
@@ -88,6 +104,12 @@ public struct DetectHumanBodyPoseRequest: ImageRequest {
     /// (40°: on the harder people set's turned photos, 76 → 80 % of the joints within 5 % of
     /// the torso; lower angles reached upright people and moved them off MediaPipe's reading).
     static let secondLookAngle = 0.7
+
+    /// Whether `other` finds the same people the same way (every setting but the threads).
+    package func asksForSamePeople(as other: DetectHumanBodyPoseRequest) -> Bool {
+        maximumPeople == other.maximumPeople && minimumConfidence == other.minimumConfidence && scansTiles == other.scansTiles
+            && regionOfInterest == other.regionOfInterest && modelStore.directory == other.modelStore.directory
+    }
 
     /// The box round the landmarks (those the model is sure are in view and those it is not).
     private static func box(of points: [BlazePoseLandmarker.Landmark]) -> PixelRect {
