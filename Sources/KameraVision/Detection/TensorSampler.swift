@@ -24,9 +24,9 @@ final class TensorSampler: Sendable {
         /// Tensor pixel i's centre at (i + ½)/n across the region: an exact resampling.
         case pixelCentres
         /// Tensor pixel i at i/n across the region, as MediaPipe's OpenCV converter maps the
-        /// region's corners onto the tensor's: the inputs its body and hand models were
-        /// trained on, so their outputs land where MediaPipe's do (half a tensor pixel away
-        /// otherwise: a pixel or two on a body).
+        /// region's corners onto the tensor's: the inputs its body, hand and segmentation
+        /// models were trained on, so their outputs land where MediaPipe's do (half a tensor
+        /// pixel away otherwise: a pixel or two on a body).
         case corners
     }
 
