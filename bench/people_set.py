@@ -68,6 +68,7 @@ def turned(bgr, points, degrees):
 
 
 background = cv2.imread(background_path)
+loaded = []  # (name, photo, truth) of the photos with someone MediaPipe reads
 for path in photos:
     bgr = cv2.imread(path)
     read = read_truth(bgr)
@@ -75,6 +76,7 @@ for path in photos:
     if read is None:
         left_out.append(os.path.basename(path))
         continue
+    loaded.append((name, bgr, read))
     points, visible = read
     save(f"{name}_upright", "upright", bgr, [person(points, visible)])
     # Quarter turns are exact (no resampling); 30° and 150° resample once.
@@ -98,12 +100,6 @@ for path in photos:
     save(f"{name}_small", "small", scene, [person(moved, visible)])
 
 # Several people: each pair of photos side by side on one canvas (the shorter one padded below).
-loaded = []
-for path in photos:
-    bgr = cv2.imread(path)
-    read = read_truth(bgr)
-    if read is not None:
-        loaded.append((os.path.splitext(os.path.basename(path))[0], bgr, read))
 for (name_a, a, (pa, va)), (name_b, b, (pb, vb)) in zip(loaded, loaded[1:] + loaded[:1]):
     height = max(a.shape[0], b.shape[0])
     canvas = np.zeros((height, a.shape[1] + b.shape[1], 3), dtype=np.uint8)

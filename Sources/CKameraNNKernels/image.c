@@ -75,6 +75,14 @@ void knn_luma_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *ds
     }
 }
 
+// A sample position held within two pixels of the image (a NaN goes to the low side): past
+// that every tap reads the same (zero, or the edge pixel), and the int conversions below stay
+// defined for positions a broken map put anywhere.
+static inline __attribute__((always_inline)) float near_image(float v, int size) {
+    if (!(v >= -2.0f)) return -2.0f;
+    return v > (float)size + 1.0f ? (float)size + 1.0f : v;
+}
+
 // One bilinear sample whose taps may fall outside the image, into rgb: those contribute
 // nothing (BORDER_ZERO, MediaPipe's letterbox), or with `replicate` read the nearest edge
 // pixel (BORDER_REPLICATE, MediaPipe's landmark crops).
@@ -113,7 +121,7 @@ static inline __attribute__((always_inline)) int sample_axis_aligned(const uint8
     float right[KNN_SAMPLE_MAX_COLUMNS];
     int first = ow, last = -1;  // columns whose two taps are both inside the image
     for (int tx = 0; tx < ow; tx++) {
-        float x = x0 + (float)tx * dxx;
+        float x = near_image(x0 + (float)tx * dxx, w);
         int ix = (int)x;
         ix -= x < (float)ix;
         column[tx] = ix;
@@ -124,7 +132,7 @@ static inline __attribute__((always_inline)) int sample_axis_aligned(const uint8
         }
     }
     for (int ty = 0; ty < oh; ty++) {
-        float y = y0 + (float)ty * dyy;
+        float y = near_image(y0 + (float)ty * dyy, h);
         int iy = (int)y;
         iy -= y < (float)iy;
         float fy = y - (float)iy;
@@ -213,6 +221,8 @@ static int sample_eight(const uint8_t *src, int w, int h, int stride, float *out
 static inline __attribute__((always_inline)) void sample_one(const uint8_t *src, int w, int h, int stride, float *out,
                                                               float x, float y, float scale, float offset,
                                                               int replicate) {
+    x = near_image(x, w);
+    y = near_image(y, h);
     // floor without a libm call (baseline x86-64 has no rounding instruction).
     int ix = (int)x, iy = (int)y;
     ix -= x < (float)ix;

@@ -75,11 +75,16 @@ import Testing
                 == 1)
     }
 
-    @Test("Tensor sampler: an axis-aligned crop at tensor size reads the pixels themselves; mirrored flips them")
-    func sampler() {
+    /// An 8×6 image whose pixel (x, y) holds 10x + 60c + y in channel c: every sample says where it read.
+    static let ramp: PixelBuffer = {
         var image = PixelBuffer(width: 8, height: 6, format: .rgb8)
         for y in 0..<6 { for x in 0..<8 { for c in 0..<3 { image.bytes[y * image.bytesPerRow + x * 3 + c] = UInt8(10 * x + 60 * c + y) } } }
-        let sampler = TensorSampler(rgb: image)
+        return image
+    }()
+
+    @Test("Tensor sampler: an axis-aligned crop at tensor size reads the pixels themselves; mirrored flips them")
+    func sampler() {
+        let sampler = TensorSampler(rgb: Self.ramp)
         var tensor = [Float](repeating: -1, count: 4 * 4 * 3)
         // The 4×4 block at (2, 1): centre (4, 3) in pixel-edge coordinates is (3.5, 2.5) in centres.
         let rect = RotatedRect(center: PixelPoint(x: 3.5, y: 2.5), width: 4, height: 4, angle: 0)
@@ -103,9 +108,7 @@ import Testing
         "Tensor sampler: MediaPipe's grid puts the tensor's corner pixel on the region's corner; the replicated border repeats edge pixels"
     )
     func mediaPipeGridAndReplicatedBorder() {
-        var image = PixelBuffer(width: 8, height: 6, format: .rgb8)
-        for y in 0..<6 { for x in 0..<8 { for c in 0..<3 { image.bytes[y * image.bytesPerRow + x * 3 + c] = UInt8(10 * x + 60 * c + y) } } }
-        let sampler = TensorSampler(rgb: image)
+        let sampler = TensorSampler(rgb: Self.ramp)
         var tensor = [Float](repeating: -1, count: 4 * 4 * 3)
         // Centre (4, 3), 4 wide: corner (2, 1), and tensor pixel (tx, ty) reads pixel (2 + tx, 1 + ty) exactly
         // (as OpenCV's warp of the region's corners onto the tensor's does in MediaPipe).
@@ -130,6 +133,26 @@ import Testing
             sampler.sample(outside, into: $0, width: 4, height: 4, range: 0...255, grid: .corners, border: .replicate)
         }
         for p in 0..<16 { for c in 0..<3 { #expect(abs(tensor[p * 3 + c] - Float(60 * c)) < 1e-3) } }
+    }
+
+    @Test("Tensor sampler: a map that puts samples at NaN or 1e30 reads zeros, or the edge pixels when replicating")
+    func wildMapsReadTheBorder() {
+        for (x0, dxx) in [(Double.nan, 1.0), (1e30, 0.0), (-1e30, 1e28), (3.0, Double.infinity)] {
+            for border in [ImageTensorFill.Border.zero, .replicate] {
+                // Turned (the general path) and axis-aligned (the separable one).
+                for dxy in [0.0, 0.5] {
+                    var tensor = [Float](repeating: -1, count: 4 * 4 * 3)
+                    tensor.withUnsafeMutableBufferPointer {
+                        ImageTensorFill.sample(
+                            Self.ramp, along: .init(x0: x0, y0: 2, dxx: dxx, dxy: dxy, dyx: 0, dyy: 1), into: $0, width: 4, height: 4,
+                            scale: 1, offset: 0, border: border)
+                    }
+                    // Every value is a real grey level: zero, or (replicating) one of the image's.
+                    #expect(tensor.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 255 }, "x0 \(x0), dxx \(dxx), \(border): \(tensor)")
+                    if border == .zero, !x0.isFinite || abs(x0) > 100 { #expect(tensor.allSatisfy { $0 == 0 }) }
+                }
+            }
+        }
     }
 
     /// Bilinear sampling written out plainly in doubles, zero outside the image (or the nearest
