@@ -62,18 +62,27 @@ held_out_photo grace_hopper.jpg a8ca6d734765703b09728ab47fe59f473d93ae3967fc24c7
     "matplotlib==$MATPLOTLIB_VERSION" "$MATPLOTLIB_WHEEL" "$MATPLOTLIB_WHEEL_SHA256" \
     matplotlib/mpl-data/sample_data/grace_hopper.jpg \
     --python-version 3.11 --implementation cp --abi cp311 --platform manylinux_2_17_x86_64
-harder_set() {  # TITLE PHOTO...
-    local title="$1"; shift
-    local set="$RESULTS/set-${title%% *}"
-    mapfile -t images < <("$PEOPLE_VENV/bin/python" bench/people_set.py "$set" "$DATA/building.jpg" "$@" 2>/dev/null)
-    .build/release/kamera-bench people --every-body --runs 3 "${images[@]}" > "$set/kamera.jsonl"
-    "$PEOPLE_VENV/bin/python" bench/people_set_peers.py 3 "${images[@]}" > "$set/mediapipe.jsonl" 2>/dev/null
+harder_set() {  # bodies|hands TITLE PHOTO...
+    local what="$1" title="$2"; shift 2
+    local set="$RESULTS/set-$what-${title%% *}" mode=() every=--every-body
+    if [ "$what" = hands ]; then mode=(--hands); every=--every-hand; fi
+    mapfile -t images < <("$PEOPLE_VENV/bin/python" bench/people_set.py "${mode[@]}" "$set" "$DATA/building.jpg" "$@" 2>/dev/null)
+    .build/release/kamera-bench people "$every" --runs 3 "${images[@]}" > "$set/kamera.jsonl"
+    "$PEOPLE_VENV/bin/python" bench/people_set_peers.py "${mode[@]}" 3 "${images[@]}" > "$set/mediapipe.jsonl" 2>/dev/null
     echo
-    echo "Harder set, $title (${#images[@]} images):"
+    echo "Harder $what, $title (${#images[@]} images):"
     "$PEOPLE_VENV/bin/python" bench/people_set_report.py "$set/truth.json" "$set/kamera.jsonl" "$set/mediapipe.jsonl"
 }
-harder_set "tuning (the five photos)" "${PHOTOS[@]}"
-harder_set "held-out (bus.jpg, zidane.jpg, grace_hopper.jpg)" "${HELD_OUT_PHOTOS[@]}"
+harder_set bodies "tuning (the five photos)" "${PHOTOS[@]}"
+harder_set bodies "held-out (bus.jpg, zidane.jpg, grace_hopper.jpg)" "${HELD_OUT_PHOTOS[@]}"
+# Hands: close-up photos of hands in opencv-doc's manual (the back-projection tutorial's hand,
+# stereo calibration and ChArUco boards held up), upright, turned and side by side, with
+# MediaPipe Hands' reading of each untouched photo as truth. Tuned on: handSrc.jpg and
+# handDst.jpg; held out: the other four, chosen before anything was measured on them.
+MANUAL=/usr/share/doc/opencv-doc/opencv4/html
+harder_set hands "tuning (handSrc.jpg, handDst.jpg)" "$MANUAL/handSrc.jpg" "$MANUAL/handDst.jpg"
+harder_set hands "held-out (right04.jpg, screen_charuco.jpg, fileListImage.jpg, Back_Projection1_Source_Image.jpg)" \
+    "$DATA/right04.jpg" "$MANUAL/screen_charuco.jpg" "$MANUAL/fileListImage.jpg" "$MANUAL/Back_Projection1_Source_Image.jpg"
 # Live: a camera panning across two photos of a basketball player (60 frames each), followed
 # frame to frame by both; then the person mask with the background blurred.
 mapfile -t PAN < <("$PEOPLE_VENV/bin/python" bench/pan_frames.py "$RESULTS/pan" 60 "$DATA/basketball1.png" "$DATA/basketball2.png")

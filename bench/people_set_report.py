@@ -1,7 +1,7 @@
-"""Kamera's and MediaPipe's body poses on the harder people set against its truth: for each kind
-of image (upright, turned, small, several people), the share of the truth's landmarks (those
-MediaPipe calls visible on the untouched photo) that a pipeline places within 5 % of the
-person's torso, the people found, and the time.
+"""Kamera's and MediaPipe's body poses on the harder people set (or hands on the hand set)
+against its truth: for each kind of image (upright, turned, small, several), the share of the
+truth's landmarks (those MediaPipe calls visible on the untouched photo) that a pipeline places
+within 5 % of the subject's size (a body's torso, a hand's span), the subjects found, and the time.
 
 Usage: people_set_report.py TRUTH.json KAMERA.jsonl MEDIAPIPE.jsonl
 """
@@ -19,8 +19,8 @@ for name, path in (("Kamera", sys.argv[2]), ("MediaPipe", sys.argv[3])):
 
 
 def score(person, bodies, used):
-    """Landmarks close and landmarks scored for one truth person against the nearest unused
-    pose (by median distance over the truth's visible landmarks)."""
+    """Landmarks close and landmarks scored for one truth subject against the nearest unused
+    one found (by median distance over the truth's visible landmarks; found when under its size)."""
     points, visible = np.array(person["landmarks"]), np.array(person["visible"])
     best, best_median = None, None
     for index, body in enumerate(bodies):
@@ -29,11 +29,11 @@ def score(person, bodies, used):
         median = float(np.median(np.linalg.norm(np.array(body)[visible] - points[visible], axis=1)))
         if best_median is None or median < best_median:
             best, best_median = index, median
-    if best is None or best_median > person["torso"]:
+    if best is None or best_median > person["size"]:
         return 0, int(visible.sum()), False
     used.add(best)
     distances = np.linalg.norm(np.array(bodies[best])[visible] - points[visible], axis=1)
-    return int((distances <= 0.05 * person["torso"]).sum()), int(visible.sum()), True
+    return int((distances <= 0.05 * person["size"]).sum()), int(visible.sum()), True
 
 
 kinds = ["upright", "turned", "small", "several"]
@@ -43,15 +43,15 @@ for image in truth:
         entry = entries[image["file"]]
         used = set()
         cell = table[image["kind"]][name]
-        for person in image["people"]:
-            close, scored, found = score(person, entry["bodies"], used)
+        for person in image["subjects"]:
+            close, scored, found = score(person, entry["found"], used)
             cell[0] += close
             cell[1] += scored
             cell[2] += found
             cell[3] += 1
-        cell[4] += entry["poseMs"]
-print(f"{'kind':9} {'images':>6}  {'Kamera: joints within 5 %':>27} {'people':>7} {'ms':>7}   "
-      f"{'MediaPipe: joints within 5 %':>30} {'people':>7} {'ms':>7}")
+        cell[4] += entry["ms"]
+print(f"{'kind':9} {'images':>6}  {'Kamera: joints within 5 %':>27} {'found':>7} {'ms':>7}   "
+      f"{'MediaPipe: joints within 5 %':>30} {'found':>7} {'ms':>7}")
 totals = {name: [0, 0, 0, 0, 0.0] for name in runs}
 for kind in kinds:
     if kind not in table:

@@ -73,9 +73,10 @@ struct KameraDemo: AsyncParsableCommand {
                 barcodes: nil, text: lines.map(TextRecord.init), annotated: textPath.path))
 
         // People: body poses, hands and the person mask on opencv-doc's photos of a footballer
-        // and of a player catching a ball.
+        // and of a player catching a ball, and its manual's close-up of a hand.
         var bodiesFound = 0, handsFound = 0
-        for name in ["messi5.jpg", "basketball1.png"] {
+        let peoplePhotos = ["messi5.jpg", "basketball1.png", "handSrc.jpg"]
+        for name in peoplePhotos {
             let url = try SampleMedia.url(name)
             let image = try Image(contentsOf: url)
             let handler = ImageRequestHandler(image)
@@ -134,10 +135,11 @@ struct KameraDemo: AsyncParsableCommand {
         try StandardStreams.outputLine(
             "demo: decoded \(found) of \(expected) codes; found \(facesFound) faces with landmarks in \(SampleMedia.facePhotos.count) photos; "
                 + "tracked \(live.faceIDs) face ID(s) and \(live.codes) code(s) through \(live.frames) frames; read \(lines.count) text lines; "
-                + "posed \(bodiesFound) bodies and \(handsFound) hands in 2 photos; covered \(redacted.regions.count) face(s) in messi5.jpg; "
+                + "posed \(bodiesFound) bodies and \(handsFound) hands in \(peoplePhotos.count) photos; covered \(redacted.regions.count) face(s) in messi5.jpg; "
                 + "recorded \(summary.frames) frames (\(summary.stopReason.rawValue)) and a \(thumbnail.width)×\(thumbnail.height) thumbnail; "
                 + "files in \(directory.path)")
         if found < expected || facesFound != SampleMedia.facePhotos.count || live.faceIDs != 1 || live.codes != 1 || bodiesFound != 2
+            || handsFound < 5
             || lines.count < 12 || summary.frames != 60 || redacted.regions.isEmpty
         {
             throw ExitCode(1)

@@ -6,8 +6,9 @@ import Testing
 
 /// `DetectHumanHandPoseRequest` on real photos, checked against the body pose (an independent
 /// model): each hand's wrist lies at the body's wrist on the same side, and the fingers spread
-/// from the wrist in the order a hand has them. (No Debian or PyPI package ships close-up hand
-/// photos, so the palm detector's path is covered by the model comparison with LiteRT only.)
+/// from the wrist in the order a hand has them; and on opencv-doc's close-up of a hand (its
+/// back-projection tutorial's `handSrc.jpg`: an open left palm, wrist at the left edge, thumb at
+/// the top, fingers to the right), where the palm detector finds it.
 @Suite("Hand pose on real photos", .tier(.models))
 struct HandPoseTests {
     @Test("A footballer's two hands: left and right at the body's wrists, fingertips beyond their knuckles")
@@ -31,6 +32,32 @@ struct HandPoseTests {
             }
             #expect(outward.count >= 4, "\(hand.chirality): \(outward.count) of 5 fingers point away from the wrist")
             #expect(hand.recognizedPoints(.thumb).count == 4)
+        }
+    }
+
+    @Test("A close-up hand: the palm detector's path, fingers where the photo has them, the same joints a quarter turn on")
+    func closeUp() async throws {
+        let photo = try SampleMedia.photo("handSrc.jpg")
+        let hands = try await DetectHumanHandPoseRequest().perform(on: photo)
+        let hand = try #require(hands.first)
+        #expect(hands.count == 1, "one hand in the photo, \(hands.count) found")
+        #expect(hand.confidence >= 0.9)
+        let joints = hand.recognizedPoints().mapValues(\.pixelLocation)
+        // The wrist at the photo's left edge, the fingertips in its right half.
+        #expect(joints[.wrist]!.x < 80, "wrist \(joints[.wrist]!)")
+        for tip in [HumanHandPoseObservation.JointName.indexTip, .middleTip, .ringTip, .littleTip] {
+            #expect(joints[tip]!.x > 380, "\(tip) \(joints[tip]!)")
+        }
+        // Thumb at the top, then index, middle, ring and little finger downwards.
+        let tips: [HumanHandPoseObservation.JointName] = [.thumbTip, .indexTip, .middleTip, .ringTip, .littleTip]
+        #expect(zip(tips, tips.dropFirst()).allSatisfy { joints[$0]!.y < joints[$1]!.y }, "\(tips.map { joints[$0]! })")
+        // The photo turned a quarter clockwise: the same joints, turned (x' = h − 1 − y, y' = x).
+        let turned = Image(pixelBuffer: photo.pixelBuffer.rotated(byQuarterTurns: 1))
+        let turnedHand = try #require(try await DetectHumanHandPoseRequest().perform(on: turned).first)
+        let span = joints[.wrist]!.distance(to: joints[.middleTip]!)
+        for (name, point) in turnedHand.recognizedPoints().mapValues(\.pixelLocation) {
+            let expected = PixelPoint(x: Double(photo.height) - 1 - joints[name]!.y, y: joints[name]!.x)
+            #expect(point.distance(to: expected) < 0.05 * span, "\(name): \(point), expected \(expected)")
         }
     }
 

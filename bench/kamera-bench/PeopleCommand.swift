@@ -6,7 +6,7 @@ import Kamera
 /// runs after a warm-up) and prints one JSON line per photo: the times, the first body's 33
 /// landmarks in pixels, the hands' wrists, and the general model's person mask at the photo's
 /// size (written as a PGM beside the output for the peer to compare). With `--every-body`, only
-/// the body poses, every person's.
+/// the body poses, every person's; with `--every-hand`, only the hands, up to four, every joint.
 struct PeopleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "people", abstract: "Time body pose, hands and person masks on photos.")
 
@@ -19,11 +19,15 @@ struct PeopleCommand: ParsableCommand {
     @Flag(help: "Only body poses, every person's (up to 8): the harder people set's run (no masks, no hands).")
     var everyBody = false
 
+    @Flag(help: "Only hands, up to four, every joint: the hand set's run (no masks, no bodies).")
+    var everyHand = false
+
     @Argument(help: "Photos.")
     var photos: [String]
 
     func validate() throws {
-        guard everyBody || masks != nil else { throw ValidationError("--masks is needed unless --every-body") }
+        guard everyBody || everyHand || masks != nil else { throw ValidationError("--masks is needed unless --every-body or --every-hand") }
+        guard !(everyBody && everyHand) else { throw ValidationError("--every-body and --every-hand are two runs") }
     }
 
     func run() throws {
@@ -40,10 +44,19 @@ struct PeopleCommand: ParsableCommand {
                 }
                 return (result, times.sorted()[times.count / 2])
             }
-            if everyBody {
-                let (poses, poseMs) = try timed { try DetectHumanBodyPoseRequest().perform(in: ImageAnalysisContext(image)) }
-                let bodies = poses.map { $0.landmarks.map { [$0.pixelLocation.x, $0.pixelLocation.y] } }
-                let record: [String: Any] = ["file": path, "poseMs": poseMs, "bodies": bodies]
+            // The sets' runs: every body's or hand's points in pixels ("found") and the time ("ms").
+            if everyBody || everyHand {
+                let (found, ms): ([[[Double]]], Double)
+                if everyBody {
+                    let (poses, poseMs) = try timed { try DetectHumanBodyPoseRequest().perform(in: ImageAnalysisContext(image)) }
+                    (found, ms) = (poses.map { $0.landmarks.map { [$0.pixelLocation.x, $0.pixelLocation.y] } }, poseMs)
+                } else {
+                    let (hands, handMs) = try timed {
+                        try DetectHumanHandPoseRequest(maximumHandCount: 4).perform(in: ImageAnalysisContext(image))
+                    }
+                    (found, ms) = (hands.map { $0.pixelLocations.map { [$0.x, $0.y] } }, handMs)
+                }
+                let record: [String: Any] = ["file": path, "ms": ms, "found": found]
                 print(String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self))
                 continue
             }

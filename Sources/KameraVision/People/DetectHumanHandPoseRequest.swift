@@ -3,10 +3,11 @@ import KameraCore
 import KameraNN
 
 /// Finds hands and their 21 joints, like Vision's `DetectHumanHandPoseRequest`: MediaPipe's
-/// hand landmark model on each hand's upright region. Regions come from two places: the body
-/// pose's wrists and fingers (hands a few dozen pixels wide in a photo of whole people, which
-/// the palm detector at its 192² input cannot see) and MediaPipe's palm detector (hands close
-/// to the camera, no body in view).
+/// hand landmark model on each hand's upright region. Regions come from two places, in this
+/// order: MediaPipe's palm detector (hands close to the camera, the hand photo's case, at
+/// MediaPipe's cost), then, when it found fewer hands than asked for and none close to the
+/// camera, the body pose's wrists and fingers (hands a few dozen pixels wide in a photo of whole
+/// people, which the palm detector at its 192² input cannot see).
 public struct DetectHumanHandPoseRequest: ImageRequest {
     /// At most this many hands, most confident first (Vision's default 2).
     public var maximumHandCount: Int
@@ -41,31 +42,50 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
         let sampler = region.tensorSampler
         let size = Size(width: Double(sampler.image.width), height: Double(sampler.image.height))
         let landmarker = try HandLandmarker(models: modelStore)
-        var candidates: [(region: RotatedRect, side: HumanHandPoseObservation.Chirality?)] = []
-        var bodyPose = DetectHumanBodyPoseRequest(maximumPeople: max(1, (maximumHandCount + 1) / 2))
-        bodyPose.modelStore = modelStore
-        // The whole image only: the hands of people too small for it are too small to read, and
-        // a photo of a hand alone (no body: the palm detector's case) pays for no closer looks.
-        bodyPose.scansTiles = false
-        for pose in try inputBodyObservations ?? bodyPose.perform(in: region) {
-            for side in [HumanHandPoseObservation.Chirality.left, .right] {
-                if let hand = Self.handRegion(of: pose, side: side) { candidates.append((hand, side)) }
-            }
-        }
-        for palm in try LetterboxedSSDDetector(.palms, models: modelStore).detect(in: sampler, limit: maximumHandCount) {
-            let hand = palm.handRegion
-            // A palm the body pose already led to is not looked at twice.
-            if candidates.contains(where: { $0.region.center.distance(to: hand.center) < 0.5 * hand.width }) { continue }
-            candidates.append((hand, nil))
-        }
         var hands: [HumanHandPoseObservation] = []
-        for candidate in candidates {
-            let hand = landmarker.hand(in: sampler, region: candidate.region)
-            guard !hand.joints.isEmpty, hand.presence >= minimumConfidence else { continue }
-            let chirality = candidate.side ?? (hand.rightness >= 0.5 ? .right : .left)
+        var found: [RotatedRect] = []
+        func look(at region: RotatedRect, side: HumanHandPoseObservation.Chirality?) {
+            // A hand already read (a palm the body pose leads to again) is not read twice.
+            guard !found.contains(where: { $0.center.distance(to: region.center) < 0.5 * max($0.width, region.width) }) else { return }
+            let hand = landmarker.hand(in: sampler, region: region)
+            guard !hand.joints.isEmpty, hand.presence >= minimumConfidence else { return }
+            found.append(region)
+            let chirality = side ?? (hand.rightness >= 0.5 ? .right : .left)
             hands.append(HumanHandPoseObservation(joints: hand.joints, chirality: chirality, confidence: hand.presence, imageSize: size))
         }
+        let palms = try LetterboxedSSDDetector(.palms, models: modelStore).detect(in: sampler, limit: maximumHandCount)
+        for palm in palms { look(at: palm.handRegion, side: nil) }
+        if let inputBodyObservations {
+            // Bodies the caller already has cost nothing to follow.
+            for pose in inputBodyObservations { lookAtHands(of: pose, with: look) }
+        } else if hands.count < maximumHandCount, !Self.isCloseUp(hands, in: size) {
+            var bodyPose = DetectHumanBodyPoseRequest(maximumPeople: max(1, (maximumHandCount + 1) / 2))
+            bodyPose.modelStore = modelStore
+            // The whole image only: the hands of people too small for it are too small to read.
+            bodyPose.scansTiles = false
+            for pose in try bodyPose.perform(in: region) { lookAtHands(of: pose, with: look) }
+        }
         return Array(hands.sorted { $0.confidence > $1.confidence }.prefix(maximumHandCount))
+    }
+
+    private func lookAtHands(
+        of pose: HumanBodyPoseObservation, with look: (RotatedRect, HumanHandPoseObservation.Chirality?) -> Void
+    ) {
+        for side in [HumanHandPoseObservation.Chirality.left, .right] {
+            if let hand = Self.handRegion(of: pose, side: side) { look(hand, side) }
+        }
+    }
+
+    /// Whether a hand found is so close to the camera (its joints span a quarter of the image's
+    /// shorter side) that the person's other hand, if in view, is as large: within the palm
+    /// detector's reach, so the body pose would lead to no hand it missed, only cost its time.
+    static func isCloseUp(_ hands: [HumanHandPoseObservation], in size: Size) -> Bool {
+        hands.contains { hand in
+            let points = hand.pixelLocations
+            let span = max(
+                (points.map(\.x).max() ?? 0) - (points.map(\.x).min() ?? 0), (points.map(\.y).max() ?? 0) - (points.map(\.y).min() ?? 0))
+            return span >= 0.25 * min(size.width, size.height)
+        }
     }
 
     /// The upright square round a body pose's hand on `side`: from the wrist towards the middle
