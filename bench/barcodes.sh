@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Barcode benchmark: detection rate and time per image for Kamera (each effort), zxing-cpp
 # (PyPI, newest pinned release) and ZBar (pyzbar), on the same images, in one run.
-# Usage: bench/barcodes.sh [SCENES]   (default 120 photo scenes)
+# Usage: bench/barcodes.sh [SCENES] [SEED]   (default 120 photo scenes, seed 2026: the set
+# tuned on; another seed makes a set of the same kinds nothing was tuned on)
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
 pip_peers "zxing-cpp==$ZXING_VERSION" "pyzbar==0.1.9" "pillow==11.3.0" "numpy==2.3.5"
 apt_peer libzbar0 sh -c "ldconfig -p | grep -q libzbar.so.0"
 
 swift build -c release --product kamera-bench >&2
-DATA="${KAMERA_BENCH_DATA:-$KAMERA_CACHE/bench-barcodes}"
-.build/release/kamera-bench dataset "$DATA" --scenes "${1:-120}" >&2
+SEED="${2:-2026}"
+DATA="${KAMERA_BENCH_DATA:-$KAMERA_CACHE/bench-barcodes$([ "$SEED" = 2026 ] || echo "-$SEED")}"
+.build/release/kamera-bench dataset "$DATA" --scenes "${1:-120}" --seed "$SEED" >&2
 
 RESULTS="$(mktemp -d)"
 trap 'rm -rf "$RESULTS"' EXIT

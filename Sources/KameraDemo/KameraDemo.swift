@@ -73,26 +73,33 @@ struct KameraDemo: AsyncParsableCommand {
                 barcodes: nil, text: lines.map(TextRecord.init), annotated: textPath.path))
 
         // People: body poses, hands and the person mask on opencv-doc's photos of a footballer
-        // and of a player catching a ball, and its manual's close-up of a hand.
+        // and of a player catching a ball; hands alone on its manual's close-up of a hand.
         var bodiesFound = 0, handsFound = 0
         let peoplePhotos = ["messi5.jpg", "basketball1.png", "handSrc.jpg"]
         for name in peoplePhotos {
             let url = try SampleMedia.url(name)
             let image = try Image(contentsOf: url)
             let handler = ImageRequestHandler(image)
-            let (bodies, hands, mask) = try await handler.perform(
-                DetectHumanBodyPoseRequest(), DetectHumanHandPoseRequest(), GeneratePersonSegmentationRequest())
-            (bodiesFound, handsFound) = (bodiesFound + bodies.count, handsFound + hands.count)
             var canvas = Canvas(image.pixelBuffer.converted(to: .rgb8))
-            PersonMaskOverlay().draw(mask, on: &canvas)
-            BodyPoseOverlay().draw(bodies, on: &canvas)
-            HandPoseOverlay().draw(hands, on: &canvas)
+            var result = DetectionReport.FileResult(input: url.path, width: image.width, height: image.height)
+            if name == "handSrc.jpg" {
+                let hands = try await handler.perform(DetectHumanHandPoseRequest())
+                handsFound += hands.count
+                HandPoseOverlay().draw(hands, on: &canvas)
+                result.hands = hands.map(HandPoseRecord.init)
+            } else {
+                let (bodies, hands, mask) = try await handler.perform(
+                    DetectHumanBodyPoseRequest(), DetectHumanHandPoseRequest(), GeneratePersonSegmentationRequest())
+                (bodiesFound, handsFound) = (bodiesFound + bodies.count, handsFound + hands.count)
+                PersonMaskOverlay().draw(mask, on: &canvas)
+                BodyPoseOverlay().draw(bodies, on: &canvas)
+                HandPoseOverlay().draw(hands, on: &canvas)
+                (result.bodies, result.hands) = (bodies.map(BodyPoseRecord.init), hands.map(HandPoseRecord.init))
+                result.personMask = PersonMaskRecord(mask, quality: .accurate)
+            }
             let annotatedPath = directory.appendingPathComponent("people_\(url.deletingPathExtension().lastPathComponent).annotated.png")
             try ImageEncoder.write(canvas.buffer, to: annotatedPath)
-            var result = DetectionReport.FileResult(
-                input: url.path, width: image.width, height: image.height, annotated: annotatedPath.path)
-            (result.bodies, result.hands) = (bodies.map(BodyPoseRecord.init), hands.map(HandPoseRecord.init))
-            result.personMask = PersonMaskRecord(mask, quality: .accurate)
+            result.annotated = annotatedPath.path
             report.results.append(result)
         }
 
@@ -139,7 +146,7 @@ struct KameraDemo: AsyncParsableCommand {
                 + "recorded \(summary.frames) frames (\(summary.stopReason.rawValue)) and a \(thumbnail.width)×\(thumbnail.height) thumbnail; "
                 + "files in \(directory.path)")
         if found < expected || facesFound != SampleMedia.facePhotos.count || live.faceIDs != 1 || live.codes != 1 || bodiesFound != 2
-            || handsFound < 5
+            || handsFound < 4
             || lines.count < 12 || summary.frames != 60 || redacted.regions.isEmpty
         {
             throw ExitCode(1)

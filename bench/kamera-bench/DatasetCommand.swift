@@ -16,6 +16,9 @@ struct DatasetCommand: ParsableCommand {
     @Option(help: "Number of retail scenes with EAN-2/EAN-5 add-ons (books, periodicals, UPC-A).")
     var addOnScenes = 32
 
+    @Option(help: "Number of hard retail scenes: one EAN-13, UPC-A or EAN-8 each, blurred, at low contrast (wrong numbers show here).")
+    var retailScenes = 600
+
     @Option(help: "Random seed.")
     var seed: UInt64 = 2026
 
@@ -123,6 +126,15 @@ struct DatasetCommand: ParsableCommand {
             truths.append(Truth(file: name, set: "addons", codes: codes))
         }
 
+        // Retail: one EAN-13, UPC-A or EAN-8 per photo, blurred, at low contrast
+        // (`RetailScene`): where wrong numbers show. Each scene has its own seed.
+        for index in 0..<retailScenes {
+            let scene = try RetailScene.make(seed: seed &* 100_000 &+ UInt64(index), background: photos[(index + 5) % photos.count])
+            let name = String(format: "retail_%04d.jpg", index)
+            try ImageEncoder.write(scene.image, to: directory.appendingPathComponent(name), as: .jpeg(quality: scene.jpegQuality))
+            truths.append(Truth(file: name, set: "retail", codes: [Code(symbology: scene.symbology.rawValue, text: scene.number)]))
+        }
+
         // Negatives: the photos themselves hold no codes; anything found is a false positive.
         for name in backgrounds {
             let target = "negative_\(name)"
@@ -140,11 +152,7 @@ struct DatasetCommand: ParsableCommand {
     /// 1 a periodical (977 + ISSN, issue 01…52), 2 UPC-A with a 5-digit add-on, 3 with a 2-digit one.
     static func retailCode(kind: Int, using random: inout SeededRandom) -> (BarcodeSymbology, String, String) {
         func digits(_ count: Int) -> String { (0..<count).map { _ in String(Int.random(in: 0...9, using: &random)) }.joined() }
-        func withCheckDigit(_ body: String) -> String {
-            // EAN/UPC: weights 3 and 1 from the right of the body.
-            let sum = body.reversed().enumerated().reduce(0) { $0 + Int(String($1.element))! * ($1.offset % 2 == 0 ? 3 : 1) }
-            return body + String((10 - sum % 10) % 10)
-        }
+        let withCheckDigit = RetailScene.withCheckDigit
         switch kind {
         case 0: return (.ean13, withCheckDigit("978" + digits(9)), "5" + digits(4))
         case 1: return (.ean13, withCheckDigit("977" + digits(9)), String(format: "%02d", Int.random(in: 1...52, using: &random)))

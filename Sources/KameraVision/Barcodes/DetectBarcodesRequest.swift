@@ -58,11 +58,21 @@ public struct DetectBarcodesRequest: ImageRequest {
             // add-on twice (scan lines that crossed the add-on and lines that did not).
             var found = BarcodeCollection()
             found.add(try base.read(original))
-            let whole = withoutEmbeddedReads(found.observations, in: context)
+            let whole = try withConfirmedNumbers(withoutEmbeddedReads(found.observations, in: context), in: context)
             guard effort == .balanced else { return whole }
             return try withAddOns(whole, in: context, base: base)
         case .thorough:
-            return try withAddOns(withoutEmbeddedReads(try thorough(context.grayscale, base: base), in: context), in: context, base: base)
+            let found = withoutEmbeddedReads(try thorough(context.grayscale, base: base), in: context)
+            return try withAddOns(try withConfirmedNumbers(found, in: context), in: context, base: base)
+        }
+    }
+
+    /// Drops EAN/UPC numbers that independent scan lines do not confirm (`GTINConfirmation`).
+    private func withConfirmedNumbers(_ observations: [BarcodeObservation], in context: ImageAnalysisContext) throws -> [BarcodeObservation]
+    {
+        guard observations.contains(where: { GTINConfirmation.symbologies.contains($0.symbology) }) else { return observations }
+        return try observations.filter {
+            try !GTINConfirmation.symbologies.contains($0.symbology) || GTINConfirmation.confirms($0, in: context.grayscale)
         }
     }
 

@@ -45,10 +45,15 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
         var hands: [HumanHandPoseObservation] = []
         var found: [RotatedRect] = []
         func look(at region: RotatedRect, side: HumanHandPoseObservation.Chirality?) {
-            // A hand already read (a palm the body pose leads to again) is not read twice.
-            guard !found.contains(where: { $0.center.distance(to: region.center) < 0.5 * max($0.width, region.width) }) else { return }
+            // A palm the body pose leads to again is not read twice: a region centred on one
+            // already read is skipped, and a reading whose joints lie on a hand already found
+            // is dropped (two hands holding a ball are closer than their regions are wide, so
+            // regions alone cannot tell them apart).
+            guard !found.contains(where: { $0.center.distance(to: region.center) < 0.15 * min($0.width, region.width) }) else { return }
             let hand = landmarker.hand(in: sampler, region: region)
-            guard !hand.joints.isEmpty, hand.presence >= minimumConfidence else { return }
+            guard !hand.joints.isEmpty, hand.presence >= minimumConfidence,
+                !hands.contains(where: { Self.isSameHand($0.pixelLocations, hand.joints) })
+            else { return }
             found.append(region)
             let chirality = side ?? (hand.rightness >= 0.5 ? .right : .left)
             hands.append(HumanHandPoseObservation(joints: hand.joints, chirality: chirality, confidence: hand.presence, imageSize: size))
@@ -74,6 +79,15 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
         for side in [HumanHandPoseObservation.Chirality.left, .right] {
             if let hand = Self.handRegion(of: pose, side: side) { look(hand, side) }
         }
+    }
+
+    /// Whether two readings' joints are one hand: on average within a fifth of the first's span.
+    static func isSameHand(_ a: [PixelPoint], _ b: [PixelPoint]) -> Bool {
+        guard a.count == b.count, !a.isEmpty else { return false }
+        let span = max(
+            (a.map(\.x).max() ?? 0) - (a.map(\.x).min() ?? 0), (a.map(\.y).max() ?? 0) - (a.map(\.y).min() ?? 0))
+        let mean = zip(a, b).reduce(0) { $0 + $1.0.distance(to: $1.1) } / Double(a.count)
+        return mean < 0.2 * max(span, 1)
     }
 
     /// Whether a hand found is so close to the camera (its joints span a quarter of the image's
