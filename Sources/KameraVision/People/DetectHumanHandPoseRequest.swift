@@ -84,22 +84,20 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
     /// Whether two readings' joints are one hand: on average within a fifth of the first's span.
     static func isSameHand(_ a: [PixelPoint], _ b: [PixelPoint]) -> Bool {
         guard a.count == b.count, !a.isEmpty else { return false }
-        let span = max(
-            (a.map(\.x).max() ?? 0) - (a.map(\.x).min() ?? 0), (a.map(\.y).max() ?? 0) - (a.map(\.y).min() ?? 0))
         let mean = zip(a, b).reduce(0) { $0 + $1.0.distance(to: $1.1) } / Double(a.count)
-        return mean < 0.2 * max(span, 1)
+        return mean < 0.2 * max(span(of: a), 1)
+    }
+
+    /// The larger side of the joints' bounding box.
+    static func span(of points: [PixelPoint]) -> Double {
+        max((points.map(\.x).max() ?? 0) - (points.map(\.x).min() ?? 0), (points.map(\.y).max() ?? 0) - (points.map(\.y).min() ?? 0))
     }
 
     /// Whether a hand found is so close to the camera (its joints span a quarter of the image's
     /// shorter side) that the person's other hand, if in view, is as large: within the palm
     /// detector's reach, so the body pose would lead to no hand it missed, only cost its time.
     static func isCloseUp(_ hands: [HumanHandPoseObservation], in size: Size) -> Bool {
-        hands.contains { hand in
-            let points = hand.pixelLocations
-            let span = max(
-                (points.map(\.x).max() ?? 0) - (points.map(\.x).min() ?? 0), (points.map(\.y).max() ?? 0) - (points.map(\.y).min() ?? 0))
-            return span >= 0.25 * min(size.width, size.height)
-        }
+        hands.contains { span(of: $0.pixelLocations) >= 0.25 * min(size.width, size.height) }
     }
 
     /// The upright square round a body pose's hand on `side`: from the wrist towards the middle
