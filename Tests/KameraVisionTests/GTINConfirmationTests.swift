@@ -11,10 +11,13 @@ import Testing
 /// benchmark's retail set makes them): zxing-cpp's own pass reads some as a different valid
 /// number; those are not reported, and most right ones still are.
 @Suite(.tier(.unit)) struct GTINConfirmationTests {
+    /// The photos the scenes are composed on, decoded once for every scene.
+    static let backgrounds = Result { try SampleMedia.availableBackgrounds().map { try SampleMedia.photo($0).pixelBuffer } }
+
     /// The benchmark's retail scene `index` (its seed and background), through the JPEG it is
     /// stored as.
     static func scene(_ index: Int) throws -> (image: PixelBuffer, number: String) {
-        let backgrounds = try SampleMedia.availableBackgrounds().map { try SampleMedia.photo($0).pixelBuffer }
+        let backgrounds = try backgrounds.get()
         let scene = try RetailScene.make(seed: 2026 * 100_000 + UInt64(index), background: backgrounds[(index + 5) % backgrounds.count])
         let jpeg = try ImageEncoder.encode(scene.image, as: .jpeg(quality: scene.jpegQuality))
         return (try Image(data: jpeg).pixelBuffer, scene.number)
