@@ -134,17 +134,16 @@ public final class StreamRedactor {
         let integral = LumaIntegral(frame)
         for (entry, track) in zip(found, tracks) {
             guard let face = entry.face else { continue }
-            followers[track] = AppearanceFollower(box: face, in: integral, at: time, continuing: followers[track])
+            followers[track] = AppearanceFollower(box: face, in: integral, at: time)
         }
         let detected = found.compactMap(\.face)
         for (track, var follower) in followers where !seen.contains(track) {
-            guard time - follower.lastDetected <= configuration.follow else {
+            guard time - follower.lastDetected <= configuration.follow, let followed = follower.follow(in: integral, avoiding: detected)
+            else {
                 followers[track] = nil
                 continue
             }
-            let followed = follower.follow(in: integral, at: time, avoiding: detected)
-            followers[track] = follower.isLost(at: time) ? nil : follower
-            guard let followed else { continue }
+            followers[track] = follower
             timeline.recordFollowed(
                 RedactionShape.ellipse(followed.box).padded(by: configuration.padding(for: .face)), track: track, at: time)
         }
