@@ -11,7 +11,7 @@ extension DetectionReport {
                 rows.append([result.input, size, "error", error.message, ""])
             } else if let barcodes = result.barcodes, !barcodes.isEmpty {
                 for code in barcodes {
-                    let corners = code.pixelCorners.map { "\(Int($0[0])),\(Int($0[1]))" }.joined(separator: " ")
+                    let corners = code.pixelCorners.map { "\(Self.pixels($0[0])),\(Self.pixels($0[1]))" }.joined(separator: " ")
                     let main =
                         code.payload.map { $0.count > 40 ? $0.prefix(39) + "…" : Substring($0) }.map(String.init)
                         ?? "<\(Data(base64Encoded: code.payloadBase64)?.count ?? 0) bytes>"
@@ -28,11 +28,11 @@ extension DetectionReport {
                 let angles = [face.roll, face.yaw, face.pitch].map { String(format: "%.0f°", $0) }.joined(separator: " ")
                 rows.append([
                     result.input, size, "face", String(format: "%.2f roll/yaw/pitch %@", face.confidence, angles),
-                    "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))",
+                    "\(Self.pixels(b.x)),\(Self.pixels(b.y)) \(Self.pixels(b.width))×\(Self.pixels(b.height))",
                 ])
             }
             for rectangle in result.rectangles ?? [] {
-                let corners = rectangle.pixelCorners.map { "\(Int($0[0])),\(Int($0[1]))" }.joined(separator: " ")
+                let corners = rectangle.pixelCorners.map { "\(Self.pixels($0[0])),\(Self.pixels($0[1]))" }.joined(separator: " ")
                 rows.append([result.input, size, "rectangle", String(format: "%.2f", rectangle.confidence), corners])
             }
             for body in result.bodies ?? [] {
@@ -40,21 +40,23 @@ extension DetectionReport {
                 let sure = body.joints.filter { $0.confidence >= 0.5 }.count
                 rows.append([
                     result.input, size, "body", String(format: "%.2f, %d of 19 joints sure", body.confidence, sure),
-                    "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))",
+                    "\(Self.pixels(b.x)),\(Self.pixels(b.y)) \(Self.pixels(b.width))×\(Self.pixels(b.height))",
                 ])
             }
             for body in result.bodies3D ?? [] {
                 // Where the hips' middle is in the image: the point the metres are measured from.
-                let root = body.joints.first { $0.name == .root }.map { "\(Int($0.imageX)),\(Int($0.imageY))" } ?? ""
+                let root = body.joints.first { $0.name == .root }.map { "\(Self.pixels($0.imageX)),\(Self.pixels($0.imageY))" } ?? ""
                 let summary = String(format: "%.2f, %.2f m tall, %d joints", body.confidence, body.bodyHeight, body.joints.count)
                 rows.append([result.input, size, "body 3-D", summary, root])
             }
             for hand in result.hands ?? [] {
-                let wrist = hand.joints.first.map { "\(Int($0.x)),\(Int($0.y))" } ?? ""
+                let wrist = hand.joints.first.map { "\(Self.pixels($0.x)),\(Self.pixels($0.y))" } ?? ""
                 rows.append([result.input, size, "hand", String(format: "%.2f %@", hand.confidence, hand.chirality.rawValue), wrist])
             }
             if let mask = result.personMask {
-                let box = mask.pixelBox.map { "\(Int($0.x)),\(Int($0.y)) \(Int($0.width))×\(Int($0.height))" } ?? ""
+                let box =
+                    mask.pixelBox.map { "\(Self.pixels($0.x)),\(Self.pixels($0.y)) \(Self.pixels($0.width))×\(Self.pixels($0.height))" }
+                    ?? ""
                 rows.append([
                     result.input, size, "people",
                     String(format: "%.0f %% of the image (%@ mask)", 100 * mask.coverage, mask.quality.rawValue), box,
@@ -62,7 +64,10 @@ extension DetectionReport {
             }
             for line in result.text ?? [] {
                 let b = line.pixelBox
-                rows.append([result.input, size, "text", line.string, "\(Int(b.x)),\(Int(b.y)) \(Int(b.width))×\(Int(b.height))"])
+                rows.append([
+                    result.input, size, "text", line.string,
+                    "\(Self.pixels(b.x)),\(Self.pixels(b.y)) \(Self.pixels(b.width))×\(Self.pixels(b.height))",
+                ])
             }
         }
         let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -74,6 +79,12 @@ extension DetectionReport {
 }
 
 extension DetectionReport {
+    /// A pixel coordinate rounded toward zero for the table; `Int(_:)` would trap on a NaN or
+    /// an infinity, and a table must print whatever a report holds.
+    static func pixels(_ value: Double) -> String {
+        value.isFinite ? String(format: "%.0f", value.rounded(.towardZero) + 0) : "?"
+    }
+
     /// Control characters named for the table (`<GS>`, `<EOT>`), so GS1 and ISO 15434
     /// separators stay visible and cannot move the cursor; JSON keeps the characters themselves.
     static func visible(_ text: String) -> String {
