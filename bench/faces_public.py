@@ -4,7 +4,7 @@ MediaPipe on it and prints the side-by-side report.
   faces_public.py prepare DATA   photos and truth.json from the extracted downloads
   faces_public.py photos DATA    the photo paths, one per line (Kamera's inputs)
   faces_public.py peers DATA     MediaPipe's full-range detection and Face Mesh, as JSON
-  faces_public.py report DATA RESULTS
+  faces_public.py report DATA RESULTS   (FACES_PUBLIC_DETAIL=1: each face's error too)
 
 Truth. dlib's VOC snapshots: boxes drawn by people; their 68 points are dlib's own shape
 predictor's output (the XML says so), so landmark error there is agreement with dlib's
