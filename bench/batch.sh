@@ -7,11 +7,7 @@
 # Usage: bench/batch.sh [FILES]
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
 pip_peers "zxing-cpp==$ZXING_VERSION" "pillow==11.3.0" "numpy==2.3.5"
-FACE_VENV="$KAMERA_CACHE/face-bench-venv"
-if ! "$FACE_VENV/bin/python" -c "import mediapipe" 2>/dev/null; then
-    python3 -m venv "$FACE_VENV"
-    "$FACE_VENV/bin/pip" install --quiet --disable-pip-version-check "mediapipe==$MEDIAPIPE_VERSION" >&2
-fi
+face_peers
 swift build -c release --product kamera >&2
 swift build -c release --product kamera-bench >&2
 CODES="${KAMERA_BENCH_DATA:-$KAMERA_CACHE/bench-barcodes}"

