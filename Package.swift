@@ -121,7 +121,9 @@ let package = Package(
         // scripts/test.sh runs in order: the unit tier first, then models, media, end to end.
         .target(name: "KameraTestTiers", path: "Tests/KameraTestTiers"),
         .testTarget(name: "KameraCoreTests", dependencies: ["KameraCore", "KameraTestTiers"]),
-        .testTarget(name: "KameraNNTests", dependencies: ["KameraNN", "KameraCore", "KameraImageIO", "KameraRender", "KameraTestTiers"]),
+        .testTarget(
+            name: "KameraNNTests",
+            dependencies: ["KameraNN", "KameraCore", "KameraImageIO", "KameraRender", "KameraTestMedia", "KameraTestTiers"]),
         .testTarget(name: "KameraImageIOTests", dependencies: ["KameraImageIO", "KameraTestMedia", "KameraTestTiers"]),
         .testTarget(name: "KameraVisionTests", dependencies: ["Kamera", "KameraTestMedia", "KameraTestTiers"]),
         .testTarget(name: "KameraMediaTests", dependencies: ["Kamera", "KameraTestMedia", "KameraTestTiers"]),

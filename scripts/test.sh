@@ -16,6 +16,15 @@ if ! "$LITERT_VENV/bin/python" -c "import ai_edge_litert, numpy, onnxruntime, on
         "onnxruntime==$ONNXRUNTIME_VERSION" "onnx==$ONNX_VERSION" >&2
 fi
 export KAMERA_LITERT_PYTHON="$LITERT_VENV/bin/python"
+# MediaPipe itself (the pinned wheel the models come from), for the one model plain LiteRT
+# cannot run: the attention face mesh, whose custom operators only MediaPipe's graph has.
+MEDIAPIPE_VENV="$KAMERA_CACHE/mediapipe-venv"
+if ! "$MEDIAPIPE_VENV/bin/python" -c "import mediapipe" 2>/dev/null; then
+    python3 -m venv "$MEDIAPIPE_VENV"
+    "$MEDIAPIPE_VENV/bin/pip" install --quiet --disable-pip-version-check --find-links "$KAMERA_CACHE/downloads" \
+        "mediapipe==$MEDIAPIPE_VERSION" >&2
+fi
+export KAMERA_MEDIAPIPE_PYTHON="$MEDIAPIPE_VENV/bin/python"
 # Style: the checked-in .swift-format, before spending minutes on the build.
 swift format lint --strict --recursive Sources Tests bench Package.swift Examples/PortedFromiOS/Package.swift \
     Examples/PortedFromiOS/Sources/PortedFromiOS/main.swift

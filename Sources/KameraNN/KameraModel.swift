@@ -6,6 +6,7 @@ public enum KameraModel: String, CaseIterable, Sendable {
     case faceDetectionShortRange = "face_detection_short_range.tflite"
     case faceDetectionFullRange = "face_detection_full_range.tflite"
     case faceLandmark = "face_landmark.tflite"
+    case faceLandmarkWithAttention = "face_landmark_with_attention.tflite"
     case irisLandmark = "iris_landmark.tflite"
     case poseDetection = "pose_detection.tflite"
     case poseLandmarkFull = "pose_landmark_full.tflite"
@@ -22,6 +23,11 @@ public enum KameraModel: String, CaseIterable, Sendable {
     /// Whether the file is an ONNX model (run through `ONNXNetwork`) rather than TFLite.
     public var isONNX: Bool { fileName.hasSuffix(".onnx") }
 
+    /// Whether the model needs MediaPipe's own custom operators (`Landmarks2TransformMatrix`,
+    /// `TransformTensorBilinear`, `TransformLandmarks`), which plain LiteRT does not have: its
+    /// reference is MediaPipe's own inference graph.
+    public var usesMediaPipeOperators: Bool { self == .faceLandmarkWithAttention }
+
     /// The file name in the model directory.
     public var fileName: String { rawValue }
 
@@ -31,6 +37,7 @@ public enum KameraModel: String, CaseIterable, Sendable {
         case .faceDetectionShortRange: "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8"
         case .faceDetectionFullRange: "99bf9494d84f50acc6617d89873f71bf6635a841ea699c17cb3377f9507cfec3"
         case .faceLandmark: "1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814"
+        case .faceLandmarkWithAttention: "e06a804e0144f9929eda782122916b35d60c697c3c9344013ca2bbe76a6ce2b4"
         case .irisLandmark: "d1744d2a09c25f501d39eba4faff47e53ecca8852c5ce19bce8eeac39357521f"
         case .poseDetection: "9ba9dd3d42efaaba86b4ff0122b06f29c4122e756b329d89dca1e297fd8f866c"
         case .poseLandmarkFull: "e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f"
@@ -64,6 +71,8 @@ public enum KameraModel: String, CaseIterable, Sendable {
         case .textDirection: "PP-OCR text direction classifier (ONNX: a line upright or turned 180°, 48×192)"
         case .faceDetectionFullRange: "BlazeFace full range, dense (192², faces within ~5 m)"
         case .faceLandmark: "Face Mesh (468 3-D points, 192²)"
+        case .faceLandmarkWithAttention:
+            "Face Mesh with attention (468 3-D points, with lips, eyes and irises refined by region networks, 192²)"
         case .irisLandmark: "Iris (eye contour and 5 iris points, 64²)"
         case .poseDetection: "BlazePose detector (people and their body circles, 224², sparse weights)"
         case .poseLandmarkFull: "BlazePose full (33 body landmarks with world coordinates and a mask, 256²)"

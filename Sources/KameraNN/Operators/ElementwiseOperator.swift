@@ -2,7 +2,8 @@ import CKameraNNKernels
 
 /// ADD and MUL of two tensors of the same shape; MUL also of an image by one factor per
 /// channel (`[1, 1, 1, C]`, in either position: the squeeze-and-excitation gates of the
-/// segmentation models). Activations fuse into both.
+/// segmentation models) or by one factor for everything (the attention face mesh scales its
+/// landmarks to its feature map's size). Activations fuse into both.
 struct ElementwiseOperator<Kind: ElementwiseKind>: ActivationFusing {
     static var builtinCode: Int32 { Kind.builtinCode }
     static var name: String { Kind.name }
@@ -24,6 +25,12 @@ struct ElementwiseOperator<Kind: ElementwiseKind>: ActivationFusing {
     func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel {
         let t = planner.tensors
         let (image, other) = t[a].elementCount >= t[b].elementCount ? (a, b) : (b, a)
+        if Kind.broadcastsChannels, t[other].elementCount == 1, t[image].shape == t[output].shape, activation == .none {
+            // One factor: the data as single-channel pixels, each times the same value.
+            return ElementwiseKernel<Kind>(
+                a: planner.arena(image), b: planner.arena(other), output: planner.arena(output),
+                pixels: t[output].elementCount, channels: 1, perChannel: true, activation: try planner.epilogue(.none))
+        }
         let channels = t[image].shape.last ?? 1
         let perChannel = t[other].shape != t[image].shape
         guard t[image].shape == t[output].shape,

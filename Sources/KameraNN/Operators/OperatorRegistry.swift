@@ -6,6 +6,8 @@ enum OperatorRegistry {
         Relu6Operator.self, ReshapeOperator.self, ResizeBilinearOperator.self, PadOperator.self, PReluOperator.self,
         HardSwishOperator.self, MulOperator.self, AveragePool2DOperator.self, MeanOperator.self, FullyConnectedOperator.self,
         TransposeConvBiasOperator.self, DensifyOperator.self, DepthToSpaceOperator.self, ResizeNearestOperator.self,
+        StridedSliceOperator.self, LandmarksToTransformMatrixOperator.self, TransformTensorBilinearOperator.self,
+        TransformLandmarksOperator.self,
     ]
 
     /// TFLite's code for custom operators, which are told apart by name.
