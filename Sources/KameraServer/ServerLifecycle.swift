@@ -9,7 +9,7 @@ final class ServerLifecycle: Sendable {
     /// The models the server loads when it starts, so the first photo does not pay for them
     /// and a broken install shows in `/readyz` instead of in a user's 503: the face detectors
     /// and the landmarker behind `/v1/detect` and the live view's defaults.
-    static let warmedModels: [KameraModel] = [.faceDetectionShortRange, .faceDetectionFullRange, .faceLandmark]
+    static let warmedModels: [KameraModel] = [.faceDetectionShortRange, .faceDetectionFullRange, .faceLandmarkWithAttention]
 
     private struct State {
         var modelsLoaded = false

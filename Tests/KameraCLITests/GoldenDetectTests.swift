@@ -9,6 +9,9 @@ import Testing
 /// commit e620dbb on the same inputs): flags, defaults and output are unchanged. Text is read
 /// with `--text-engine tesseract` here, the engine those files were written with (the default
 /// became the automatic choice later; its own output is checked in CLITextTests).
+/// `faces-landmarks` and `faces-fast` were written again when the landmarks moved to the
+/// attention Face Mesh (refined eyes and lips, irises for pupils): only landmark points and
+/// the mesh's angles changed.
 @Suite(.tier(.endToEnd)) struct GoldenDetectTests {
     static let cases: [(name: String, arguments: [String])] = [
         ("faces-landmarks", ["--faces", "--landmarks", "astronaut.png"]),

@@ -2,17 +2,18 @@ import Foundation
 import KameraCore
 
 /// Finds faces and their landmarks, like Vision's `DetectFaceLandmarksRequest`: faces as
-/// `DetectFaceRectanglesRequest` finds them (or the ones given), then Face Mesh and Iris on
-/// each. Roll, yaw and pitch come from the 3-D mesh.
+/// `DetectFaceRectanglesRequest` finds them (or the ones given), then the attention Face Mesh
+/// on each (468 points with refined lips and eyes, and the irises). Roll, yaw and pitch come
+/// from the 3-D mesh.
 public struct DetectFaceLandmarksRequest: ImageRequest {
-    /// Face detection settings for the first stage; its `modelStore` also serves Face Mesh
-    /// and Iris.
+    /// Face detection settings for the first stage; its `modelStore` also serves Face Mesh.
     public var faceDetection: DetectFaceRectanglesRequest
     /// Faces to refine instead of detecting (Vision's `inputFaceObservations`), in the
     /// coordinates of `regionOfInterest` when one is set.
     public var inputFaceObservations: [FaceObservation]?
-    /// Pupils from the Iris model on each eye (about 2.7 ms per face); false takes the centre
-    /// of the mesh's eye ring (less exact when the eyes look aside).
+    /// Pupils at the iris centres the mesh's eye networks place (no extra cost); false takes
+    /// the centre of the mesh's eye ring instead (less exact when the eyes look aside). The
+    /// name is kept from when a separate Iris model ran on each eye.
     public var usesIrisModel: Bool
     /// Allows a second Face Mesh pass on the mesh's own crop when the detector's was off.
     public var refinesMesh: Bool

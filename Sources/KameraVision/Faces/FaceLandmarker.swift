@@ -2,20 +2,23 @@ import Foundation
 import KameraCore
 import KameraNN
 
-/// Face Mesh and Iris run by KameraNN on a face: the mesh on a square crop turned upright by
-/// the eye line (MediaPipe's detection-to-ROI: 1.5× the box), refined once on the crop its
-/// own points define, then the iris model on each eye for the pupils.
+/// The attention Face Mesh run by KameraNN on a face: on a square crop turned upright by the
+/// eye line (MediaPipe's detection-to-ROI: 1.5× the box), again on the crop its own points
+/// define when that differs; the model's region networks refine the lips and eyes on crops of
+/// its own feature map and place the irises (MediaPipe's `refine_landmarks`), which give the
+/// pupils.
 struct FaceLandmarker: Sendable {
     private let mesh: InferenceSessionPool
-    private let iris: InferenceSessionPool
+
+    /// The attention model's outputs, in order: mesh (468 × x, y, z), lips (80 × x, y), the
+    /// right and left eye regions (71 × x, y each; MediaPipe's "left" and "right" eye), the
+    /// right and left irises (5 × x, y: centre first) and the face flag.
+    static let outputSizes = [1404, 160, 142, 142, 10, 10, 1]
 
     init(models: ModelStore) throws {
-        mesh = try models.sessions(.faceLandmark)
-        iris = try models.sessions(.irisLandmark)
-        guard mesh.network.outputShapes.contains(where: { $0.reduce(1, *) == 1404 }),
-            iris.network.outputShapes.contains(where: { $0.reduce(1, *) == 15 })
-        else {
-            throw KameraError.invalidModel(path: mesh.network.path, reason: "unexpected Face Mesh / Iris outputs")
+        mesh = try models.sessions(.faceLandmarkWithAttention)
+        guard mesh.network.outputShapes.map({ $0.reduce(1, *) }) == Self.outputSizes else {
+            throw KameraError.invalidModel(path: mesh.network.path, reason: "unexpected attention Face Mesh outputs")
         }
     }
 
@@ -54,7 +57,7 @@ struct FaceLandmarker: Sendable {
         -> (FaceLandmarks, (roll: Double, yaw: Double, pitch: Double)?)?
     {
         let first = Self.region(for: detection)
-        var (points, presence) = runMesh(first, sampler: sampler)
+        var (points, irises, presence) = runMesh(first, sampler: sampler)
         var used = first
         // A second pass on the crop the mesh itself defines, when the detector's crop was off
         // (turned, shifted or sized wrongly enough that the mesh is less sure).
@@ -62,8 +65,10 @@ struct FaceLandmarker: Sendable {
         let shift = hypot(second.center.x - first.center.x, second.center.y - first.center.y) / first.width
         let turn = abs(remainder(second.angle - first.angle, 2 * .pi))
         if refinesMesh, presence >= 0.5, shift > 0.03 || turn > 0.05 || abs(second.width / first.width - 1) > 0.08 {
-            let (refined, refinedPresence) = runMesh(second, sampler: sampler)
-            if refinedPresence >= presence * 0.9 { (points, presence, used) = (refined, refinedPresence, second) }
+            let (refined, refinedIrises, refinedPresence) = runMesh(second, sampler: sampler)
+            if refinedPresence >= presence * 0.9 {
+                (points, irises, presence, used) = (refined, refinedIrises, refinedPresence, second)
+            }
         }
         guard presence >= 0.5 else { return nil }
         let box = detection.box
@@ -77,18 +82,8 @@ struct FaceLandmarker: Sendable {
                 x: ring.map { points[$0].x }.reduce(0, +) / Double(ring.count),
                 y: ring.map { points[$0].y }.reduce(0, +) / Double(ring.count))
         }
-        regions[.leftPupil] = [
-            normalized(
-                usesIris
-                    ? pupil(points, corners: FaceMeshTopology.leftEyeCorners, sampler: sampler)
-                    : eyeCentre(FaceMeshTopology.leftEye))
-        ]
-        regions[.rightPupil] = [
-            normalized(
-                usesIris
-                    ? pupil(points, corners: FaceMeshTopology.rightEyeCorners, sampler: sampler)
-                    : eyeCentre(FaceMeshTopology.rightEye))
-        ]
+        regions[.leftPupil] = [normalized(usesIris ? irises.left : eyeCentre(FaceMeshTopology.leftEye))]
+        regions[.rightPupil] = [normalized(usesIris ? irises.right : eyeCentre(FaceMeshTopology.rightEye))]
         var landmarks = FaceLandmarks(
             regions: regions, meshPoints: points, confidence: presence, faceBox: box,
             imageSize: sampler.image.size)
@@ -115,7 +110,7 @@ struct FaceLandmarker: Sendable {
                 center: PixelPoint(x: crop.center.x + sign * 0.04 * crop.width, y: crop.center.y - sign * 0.04 * crop.height),
                 width: crop.width * (1 + sign * 0.06), height: crop.height * (1 + sign * 0.06),
                 angle: crop.angle + sign * 3 * .pi / 180)
-            let (other, _) = runMesh(moved, sampler: sampler)
+            let (other, _, _) = runMesh(moved, sampler: sampler)
             for i in points.indices { squared[i] += pow(other[i].x - points[i].x, 2) + pow(other[i].y - points[i].y, 2) }
         }
         let scale = max(box.width, box.height)
@@ -128,47 +123,33 @@ struct FaceLandmarker: Sendable {
         return result
     }
 
-    /// Runs Face Mesh on `rect`: 468 points in image pixels and the face-presence score.
-    private func runMesh(_ rect: RotatedRect, sampler: TensorSampler) -> ([FaceLandmarks.MeshPoint], Float) {
+    /// Runs the attention Face Mesh on `rect`: 468 points in image pixels (lips and eyes as
+    /// its region networks refine them, their depth the mesh's), the iris centres, and the
+    /// face-presence score.
+    private func runMesh(_ rect: RotatedRect, sampler: TensorSampler)
+        -> ([FaceLandmarks.MeshPoint], irises: (right: PixelPoint, left: PixelPoint), Float)
+    {
         mesh.withSession { session in
             session.withInput { sampler.sample(rect, into: $0, width: 192, height: 192, range: 0...1) }
             session.invoke()
-            let outputs = mesh.network.outputShapes
-            let coordinates = session.output(outputs.firstIndex { $0.reduce(1, *) == 1404 }!)
-            let flag = session.output(outputs.firstIndex { $0.reduce(1, *) == 1 }!)[0]
-            let points = (0..<468).map { i -> FaceLandmarks.MeshPoint in
-                let p = rect.imagePoint(u: Double(coordinates[3 * i]) / 192, v: Double(coordinates[3 * i + 1]) / 192)
+            func pixel(_ x: Float, _ y: Float) -> PixelPoint { rect.imagePoint(u: Double(x) / 192, v: Double(y) / 192) }
+            let coordinates = session.output(0)
+            var points = (0..<468).map { i -> FaceLandmarks.MeshPoint in
+                let p = pixel(coordinates[3 * i], coordinates[3 * i + 1])
                 return FaceLandmarks.MeshPoint(x: p.x, y: p.y, z: Double(coordinates[3 * i + 2]) / 192 * rect.width)
             }
-            return (points, 1 / (1 + exp(-flag)))
+            for (output, indices) in [
+                (1, FaceMeshTopology.refinedLips), (2, FaceMeshTopology.refinedRightEye), (3, FaceMeshTopology.refinedLeftEye),
+            ] {
+                let refined = session.output(output)
+                for (k, index) in indices.enumerated() {
+                    let p = pixel(refined[2 * k], refined[2 * k + 1])
+                    points[index] = FaceLandmarks.MeshPoint(x: p.x, y: p.y, z: points[index].z)
+                }
+            }
+            let right = session.output(4), left = session.output(5)
+            let flag = session.output(6)[0]
+            return (points, (pixel(right[0], right[1]), pixel(left[0], left[1])), 1 / (1 + exp(-flag)))
         }
     }
-
-    /// The pupil centre from the iris model on the eye's crop (2.3× the corner distance,
-    /// turned to the eye line); the model sees every eye as a left eye, so right eyes are
-    /// mirrored in and out.
-    private func pupil(_ points: [FaceLandmarks.MeshPoint], corners: (Int, Int), sampler: TensorSampler) -> PixelPoint {
-        let outer = points[corners.0].point, inner = points[corners.1].point
-        let center = PixelPoint(x: (outer.x + inner.x) / 2, y: (outer.y + inner.y) / 2)
-        let distance = hypot(outer.x - inner.x, outer.y - inner.y)
-        // Both crops use the image-left → image-right eye line, whichever corner is where.
-        let leftmost = outer.x < inner.x ? outer : inner, rightmost = outer.x < inner.x ? inner : outer
-        let rect = RotatedRect(
-            center: center, width: distance * 2.3, height: distance * 2.3,
-            angle: atan2(rightmost.y - leftmost.y, rightmost.x - leftmost.x))
-        let mirrored = corners.0 == FaceMeshTopology.leftEyeCorners.0 ? Self.mirrorLeftEye : !Self.mirrorLeftEye
-        return iris.withSession { session in
-            session.withInput { sampler.sample(rect, into: $0, width: 64, height: 64, range: Self.irisRange, mirrored: mirrored) }
-            session.invoke()
-            let outputs = iris.network.outputShapes
-            let irisPoints = session.output(outputs.firstIndex { $0.reduce(1, *) == 15 }!)
-            var u = Double(irisPoints[0]) / 64
-            if mirrored { u = 1 - u }
-            return rect.imagePoint(u: u, v: Double(irisPoints[1]) / 64)
-        }
-    }
-
-    // Set from measurement (see FaceLandmarkTests): which eye the model wants mirrored and its input range.
-    static let mirrorLeftEye = false
-    static let irisRange: ClosedRange<Float> = 0...1
 }
