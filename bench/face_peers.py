@@ -63,7 +63,8 @@ for entry in entries:
 from ai_edge_litert.interpreter import Interpreter
 invoke = {}
 for model in sorted(os.listdir(models)):
-    if not model.endswith(".tflite"):
+    # The attention mesh needs MediaPipe's custom operators, which plain LiteRT lacks.
+    if not model.endswith(".tflite") or model == "face_landmark_with_attention.tflite":
         continue
     it = Interpreter(model_path=os.path.join(models, model), num_threads=1)
     it.allocate_tensors()
