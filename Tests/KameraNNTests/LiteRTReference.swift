@@ -15,11 +15,15 @@ enum LiteRTReference {
         }
     }
 
-    static var python: String? {
+    static var python: String? { venvPython(variable: "KAMERA_LITERT_PYTHON", venv: "litert-venv") }
+
+    /// The Python that `variable` names, or the one in `venv` under the cache that
+    /// scripts/test.sh installs; nil when neither exists.
+    static func venvPython(variable: String, venv: String) -> String? {
         let env = ProcessInfo.processInfo.environment
-        if let python = env["KAMERA_LITERT_PYTHON"] { return python }
+        if let python = env[variable] { return python }
         let cache = env["KAMERA_CACHE"] ?? (NSHomeDirectory() + "/.cache/kamera")
-        let python = cache + "/litert-venv/bin/python"
+        let python = cache + "/\(venv)/bin/python"
         return FileManager.default.isExecutableFile(atPath: python) ? python : nil
     }
 

@@ -5,13 +5,7 @@ import Foundation
 /// LiteRT cannot load. The input is an RGB image tensor in [0, 1], as MediaPipe's
 /// `ImageToTensorCalculator` makes it from 8-bit pixels, so the test's input must be k/255.
 enum MediaPipeReference {
-    static var python: String? {
-        let env = ProcessInfo.processInfo.environment
-        if let python = env["KAMERA_MEDIAPIPE_PYTHON"] { return python }
-        let cache = env["KAMERA_CACHE"] ?? (NSHomeDirectory() + "/.cache/kamera")
-        let python = cache + "/mediapipe-venv/bin/python"
-        return FileManager.default.isExecutableFile(atPath: python) ? python : nil
-    }
+    static var python: String? { LiteRTReference.venvPython(variable: "KAMERA_MEDIAPIPE_PYTHON", venv: "mediapipe-venv") }
 
     // ImageToTensor → InferenceCalculator (with MediaPipe's custom operator resolver) → each
     // output tensor split off and read as floats.

@@ -70,3 +70,19 @@ extension UnaryGraphOperator {
         return (planner.arena(input), planner.arena(output), planner.tensors[output].elementCount)
     }
 }
+
+/// A MediaPipe operator that applies a 4×4 region matrix (its second input) to its first
+/// input: the attention face mesh's `TransformTensorBilinear` and `TransformLandmarks`.
+protocol MatrixTransformOperator: GraphOperator {
+    init(input: Int, matrix: Int, output: Int)
+    var input: Int { get }
+    var matrix: Int { get }
+}
+
+extension MatrixTransformOperator {
+    init(_ record: OperatorRecord) throws {
+        self.init(input: try record.input(0), matrix: try record.input(1), output: record.output)
+    }
+
+    var inputs: [Int] { [input, matrix] }
+}

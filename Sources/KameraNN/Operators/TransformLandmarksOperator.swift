@@ -1,7 +1,7 @@
 /// MediaPipe's custom `TransformLandmarks` (version 2), in the attention face mesh: maps each
 /// landmark's x and y through the first two rows of a 4×4 matrix (from a region's grid back
 /// to the input's pixels); a third coordinate, if any, is kept.
-struct TransformLandmarksOperator: GraphOperator {
+struct TransformLandmarksOperator: MatrixTransformOperator {
     static let builtinCode: Int32 = OperatorRegistry.customBuiltinCode
     static let customCode: String? = "TransformLandmarks"
     static let name = "TransformLandmarks"
@@ -11,12 +11,6 @@ struct TransformLandmarksOperator: GraphOperator {
     init(input: Int, matrix: Int, output: Int) {
         (self.input, self.matrix, self.output) = (input, matrix, output)
     }
-
-    init(_ record: OperatorRecord) throws {
-        self.init(input: try record.input(0), matrix: try record.input(1), output: record.output)
-    }
-
-    var inputs: [Int] { [input, matrix] }
 
     func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel {
         let landmarks = planner.tensors[input]

@@ -4,7 +4,7 @@ import Foundation
 /// a feature map on the grid a 4×4 matrix maps it to (each output cell's position, taken at
 /// its centre, through the matrix's first two rows), bilinearly; cells that land outside the
 /// map read zeros. The output's size comes from its tensor shape.
-struct TransformTensorBilinearOperator: GraphOperator {
+struct TransformTensorBilinearOperator: MatrixTransformOperator {
     static let builtinCode: Int32 = OperatorRegistry.customBuiltinCode
     static let customCode: String? = "TransformTensorBilinear"
     static let name = "TransformTensorBilinear"
@@ -14,12 +14,6 @@ struct TransformTensorBilinearOperator: GraphOperator {
     init(input: Int, matrix: Int, output: Int) {
         (self.input, self.matrix, self.output) = (input, matrix, output)
     }
-
-    init(_ record: OperatorRecord) throws {
-        self.init(input: try record.input(0), matrix: try record.input(1), output: record.output)
-    }
-
-    var inputs: [Int] { [input, matrix] }
 
     func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel {
         let (height, width, channels) = try planner.image(input)
