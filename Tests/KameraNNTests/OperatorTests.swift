@@ -1,3 +1,4 @@
+import CKameraNNKernels
 import Foundation
 import KameraCore
 import KameraTestTiers
@@ -184,6 +185,23 @@ struct OperatorTests {
         var expected = [Float](repeating: 0, count: 7 * 6 * 10)
         for yy in 0..<4 { for xx in 0..<5 { for k in 0..<6 { expected[((yy + 1) * 6 + xx) * 10 + k] = input[yy, xx, k] } } }
         expectClose(got, expected, "pad")
+    }
+
+    @Test("PAD's kernel writes every output element once: zeros round the input on every axis, over whatever was there")
+    func padWritesEveryElement() {
+        var seed: UInt64 = 5
+        let input = Tensor3.random(3, 4, 5, seed: &seed)
+        let inShape: [Int32] = [1, 3, 4, 5], before: [Int32] = [1, 0, 2, 3], outShape: [Int32] = [2, 4, 7, 10]
+        // NaN where the kernel must write: any element it skips stays NaN and fails the comparison.
+        var got = [Float](repeating: .nan, count: 2 * 4 * 7 * 10)
+        input.values.withUnsafeBufferPointer { source in
+            got.withUnsafeMutableBufferPointer { knn_pad(source.baseAddress!, inShape, before, outShape, $0.baseAddress!) }
+        }
+        var expected = [Float](repeating: 0, count: got.count)
+        for y in 0..<3 {
+            for x in 0..<4 { for k in 0..<5 { expected[((1 * 4 + y) * 7 + x + 2) * 10 + k + 3] = input[y, x, k] } }
+        }
+        expectClose(got, expected, "pad kernel")
     }
 
     @Test("RESHAPE and CONCATENATION on the last two axes")
