@@ -51,6 +51,9 @@ from ai_edge_litert.interpreter import Interpreter  # noqa: E402
 
 invokes = {}
 for path in sorted(glob.glob(os.path.join(models_dir, "*.tflite"))):
+    # The attention face mesh needs MediaPipe's custom operators, which plain LiteRT lacks.
+    if os.path.basename(path) == "face_landmark_with_attention.tflite":
+        continue
     interpreter = Interpreter(model_path=path, num_threads=1)
     interpreter.allocate_tensors()
     detail = interpreter.get_input_details()[0]
