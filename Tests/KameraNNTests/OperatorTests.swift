@@ -232,13 +232,19 @@ struct OperatorTests {
                 inputs: [(c, cv), (d, dv)], output: e), expected, "concat channels")
     }
 
-    @Test("RESIZE_BILINEAR ×2 with each coordinate rule", arguments: [(false, false), (true, false), (false, true)])
-    func resize(alignCorners: Bool, halfPixel: Bool) throws {
+    /// Up by 2 (each input row read by two output rows), down by 3/7 (rows skipped) and up by
+    /// 17/6 (rows read three times, the last row blended with itself): the kernel keeps
+    /// interpolated rows between output rows, and every way of reusing them is met.
+    @Test(
+        "RESIZE_BILINEAR up, down and by uneven factors with each coordinate rule",
+        arguments: [(false, false), (true, false), (false, true)], [(12, 10), (3, 2), (17, 9)])
+    func resize(rule: (alignCorners: Bool, halfPixel: Bool), size: (height: Int, width: Int)) throws {
+        let (alignCorners, halfPixel) = rule
         var seed: UInt64 = 13
         let input = Tensor3.random(6, 5, 18, seed: &seed)
-        let expected = referenceResize(input, oh: 12, ow: 10, alignCorners: alignCorners, halfPixel: halfPixel)
+        let expected = referenceResize(input, oh: size.height, ow: size.width, alignCorners: alignCorners, halfPixel: halfPixel)
         var g = OneOpGraph()
-        let x = g.tensor([1, 6, 5, 18]), y = g.tensor([1, 12, 10, 18])
+        let x = g.tensor([1, 6, 5, 18]), y = g.tensor([1, size.height, size.width, 18])
         let got = try g.run(
             [ResizeBilinearOperator(input: x, output: y, alignCorners: alignCorners, halfPixelCenters: halfPixel)],
             inputs: [(x, input.values)], output: y)
