@@ -65,6 +65,8 @@ if invokes:
     print()
     print("Raw invokes, one thread, input in place (median ms; KameraNN / LiteRT):")
 for entry in invokes:
-    theirs = peers["invokes"].get(entry["model"])
+    # "X.tflite without its mask": KameraNN computing only the outputs Kamera reads, beside
+    # LiteRT's whole model (LiteRT computes every output).
+    theirs = peers["invokes"].get(entry["model"].split(" ")[0])
     if theirs:
         print(f"  {entry['model']:38} {entry['median_ms']:7.2f} / {theirs:7.2f} = {entry['median_ms'] / theirs:.2f}×")

@@ -66,6 +66,21 @@ public struct ModelStore: Sendable, Hashable {
         return try Self.cache.pool(path) { try network(model) }
     }
 
+    /// A process-wide pool of sessions for `model` computing only the outputs at `outputs`
+    /// (positions in its `outputShapes`, listed in that order: `NeuralNetwork.keepingOutputs`).
+    /// - Throws: `network(_:)`'s errors, and `KameraError.invalidArgument` for positions that
+    ///   are empty, repeated or out of range.
+    public func sessions(_ model: KameraModel, keepingOutputs outputs: [Int]) throws -> InferenceSessionPool {
+        let path = directory.appendingPathComponent(model.fileName).path
+        let key = path + "#" + outputs.map(String.init).joined(separator: ",")
+        // The whole network is compiled only on the way (not cached): its packed weights would
+        // double the model's memory for outputs no one reads.
+        return try Self.cache.pool(key) {
+            guard !model.isONNX else { throw KameraError.invalidArgument("\(model.fileName) is an ONNX model") }
+            return try NeuralNetwork(bytes: try verifiedBytes(model), name: try self.path(of: model)).keepingOutputs(outputs)
+        }
+    }
+
     /// A process-wide pool of sessions for `model` compiled for a `height` × `width` input
     /// (`NeuralNetwork.resized`): fully convolutional detectors scan whole images this way.
     /// The most recently used sizes are kept (their arenas are large); others are compiled again.

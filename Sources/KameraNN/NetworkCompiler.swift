@@ -23,19 +23,24 @@ struct TensorSlot: Sendable {
 /// Turns a `ModelGraph` into a `CompiledNetwork`: folds constants (fp16 DEQUANTIZE), fuses
 /// activations into the op before them, plans the arena, then lets each operator check its
 /// shapes and pack its weights (`GraphOperator.plan`). Optionally resizes a fully convolutional
-/// model's input first.
+/// model's input first, and leaves out the operations only unused outputs need.
 struct NetworkCompiler {
     private var tensors: [GraphTensor]
     private let graph: ModelGraph
     private let path: String
     /// A new input height and width for a fully convolutional model (`InputResizing`).
     private let inputSize: (height: Int, width: Int)?
+    /// The graph's outputs the network computes (all of them by default).
+    private let outputs: [Int]
 
-    init(graph: ModelGraph, path: String, inputSize: (height: Int, width: Int)? = nil) {
+    /// - Parameter keptOutputs: Positions in `graph.outputs` of the outputs to compute, in the
+    ///   order the compiled network lists them; nil keeps every output.
+    init(graph: ModelGraph, path: String, inputSize: (height: Int, width: Int)? = nil, keptOutputs: [Int]? = nil) {
         self.graph = graph
         tensors = graph.tensors
         self.path = path
         self.inputSize = inputSize
+        outputs = keptOutputs.map { $0.map { graph.outputs[$0] } } ?? graph.outputs
     }
 
     private func fail(_ reason: String) -> KameraError { .invalidModel(path: path, reason: reason) }
@@ -46,6 +51,14 @@ struct NetworkCompiler {
         for op in graph.operations where try !op.fold(&tensors) {
             remaining.append(op)
         }
+        // Operations whose results reach no kept output are left out (BlazePose's landmark
+        // model spends a third of its time on a person mask the body pose never reads).
+        var needed = Set(outputs)
+        remaining = remaining.reversed().filter { op in
+            guard needed.contains(op.output) else { return false }
+            needed.formUnion(op.inputs)
+            return true
+        }.reversed()
         if let inputSize {
             guard graph.inputs.count == 1 else { throw fail("only a model with one input can be resized") }
             tensors = try InputResizing.resize(
@@ -56,7 +69,7 @@ struct NetworkCompiler {
         //    activation's output directly and applies it in its epilogue.
         var consumers: [Int: Int] = [:]
         for op in remaining { for t in op.inputs { consumers[t, default: 0] += 1 } }
-        for t in graph.outputs { consumers[t, default: 0] += 1 }
+        for t in outputs { consumers[t, default: 0] += 1 }
         var scheduled: [any GraphOperator] = []
         var fusedAway = Set<Int>()
         for (i, op) in remaining.enumerated() where !fusedAway.contains(i) {
@@ -94,7 +107,7 @@ struct NetworkCompiler {
             last[op.output] = max(last[op.output] ?? s, s)
         }
         for t in dataConstants { first[t] = -1; last[t] = Int.max }
-        for t in graph.outputs {
+        for t in outputs {
             guard first[t] != nil else { throw fail("output \(tensors[t].name) is never written") }
             last[t] = Int.max
         }
@@ -117,7 +130,7 @@ struct NetworkCompiler {
         func slot(_ t: Int) -> TensorSlot { TensorSlot(name: tensors[t].name, shape: tensors[t].shape, offset: plan.offsets[t]!) }
         return CompiledNetwork(
             steps: steps, weights: storage, arenaSize: plan.arenaSize,
-            inputs: graph.inputs.map(slot), outputs: graph.outputs.map(slot),
+            inputs: graph.inputs.map(slot), outputs: outputs.map(slot),
             constants: dataConstants.map { (plan.offsets[$0]!, tensors[$0].floats!) })
     }
 }

@@ -8,8 +8,12 @@ public final class NeuralNetwork: Sendable {
     /// The file the model came from.
     public let path: String
     let compiled: CompiledNetwork
-    /// The graph as read, kept to compile other input sizes (`resized`).
+    /// The graph as read, kept to compile other input sizes (`resized`) and output sets
+    /// (`keepingOutputs`).
     private let graph: ModelGraph
+    private let inputSize: (height: Int, width: Int)?
+    /// Positions in the model's outputs of the ones this network computes; nil for all.
+    private let keptOutputs: [Int]?
 
     /// Loads and compiles a `.tflite` model. Throws `KameraError.invalidModel` for a truncated
     /// or corrupt file, an unsupported op or inconsistent shapes.
@@ -23,10 +27,11 @@ public final class NeuralNetwork: Sendable {
     }
 
     /// Compiles a graph built in memory (tests build single-op graphs this way).
-    init(graph: ModelGraph, name: String, inputSize: (height: Int, width: Int)? = nil) throws {
+    init(graph: ModelGraph, name: String, inputSize: (height: Int, width: Int)? = nil, keptOutputs: [Int]? = nil) throws {
         path = name
         self.graph = graph
-        var compiler = NetworkCompiler(graph: graph, path: name, inputSize: inputSize)
+        (self.inputSize, self.keptOutputs) = (inputSize, keptOutputs)
+        var compiler = NetworkCompiler(graph: graph, path: name, inputSize: inputSize, keptOutputs: keptOutputs)
         compiled = try compiler.compile()
     }
 
@@ -34,7 +39,22 @@ public final class NeuralNetwork: Sendable {
     /// (a detector run over a whole image at once). Throws `KameraError.invalidModel` when
     /// the model is not fully convolutional or the size is not a multiple of its strides.
     public func resized(height: Int, width: Int) throws -> NeuralNetwork {
-        try NeuralNetwork(graph: graph, name: path, inputSize: (height, width))
+        try NeuralNetwork(graph: graph, name: path, inputSize: (height, width), keptOutputs: keptOutputs)
+    }
+
+    /// The same model computing only some of its outputs: operations that lead to none of
+    /// them are left out (a model's optional heads cost their time otherwise).
+    /// - Parameter outputs: Positions in this network's `outputShapes`, in the order the new
+    ///   network lists them.
+    /// - Throws: `KameraError.invalidArgument` for an empty list, a repeated position or one
+    ///   out of range.
+    public func keepingOutputs(_ outputs: [Int]) throws -> NeuralNetwork {
+        guard !outputs.isEmpty, Set(outputs).count == outputs.count, outputs.allSatisfy(compiled.outputs.indices.contains)
+        else {
+            throw KameraError.invalidArgument("outputs \(outputs) are not distinct positions in 0..<\(compiled.outputs.count)")
+        }
+        let modelPositions = outputs.map { keptOutputs?[$0] ?? $0 }
+        return try NeuralNetwork(graph: graph, name: path, inputSize: inputSize, keptOutputs: modelPositions)
     }
 
     /// Input tensor shapes (NHWC).

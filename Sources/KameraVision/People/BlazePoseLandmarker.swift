@@ -20,17 +20,18 @@ struct BlazePoseLandmarker: Sendable {
     }
 
     private let sessions: InferenceSessionPool
-    private let landmarksOutput: Int, flagOutput: Int, heatmapOutput: Int, worldOutput: Int
+    /// Positions of the outputs kept, in the order `init` asks for them.
+    private static let landmarksOutput = 0, flagOutput = 1, heatmapOutput = 2, worldOutput = 3
 
     init(models: ModelStore) throws {
-        sessions = try models.sessions(.poseLandmarkFull)
+        // The pinned file's outputs: landmarks, person flag, person mask, heatmap, world
+        // landmarks. The mask (256² over the region) is not read: left out, its branch of 128²
+        // and 256² layers is about a third of the model's time.
+        sessions = try models.sessions(.poseLandmarkFull, keepingOutputs: [0, 1, 3, 4])
         let shapes = sessions.network.outputShapes
-        guard let landmarks = shapes.firstIndex(of: [1, 195]), let flag = shapes.firstIndex(of: [1, 1]),
-            let heatmap = shapes.firstIndex(of: [1, 64, 64, 39]), let world = shapes.firstIndex(of: [1, 117])
-        else {
+        guard shapes == [[1, 195], [1, 1], [1, 64, 64, 39], [1, 117]] else {
             throw KameraError.invalidModel(path: sessions.network.path, reason: "unexpected outputs \(shapes)")
         }
-        (landmarksOutput, flagOutput, heatmapOutput, worldOutput) = (landmarks, flag, heatmap, world)
     }
 
     static func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-min(max(x, -80), 80))) }
@@ -86,9 +87,9 @@ struct BlazePoseLandmarker: Sendable {
                 sampler.sample(region, into: $0, width: size, height: size, range: 0...1, grid: .corners, border: .replicate)
             }
             session.invoke()
-            let raw = session.output(landmarksOutput), heatmap = session.output(heatmapOutput)
+            let raw = session.output(Self.landmarksOutput), heatmap = session.output(Self.heatmapOutput)
             // A broken model or a degenerate region can give NaN: no person, never a trap later.
-            let worldRaw = session.output(worldOutput)
+            let worldRaw = session.output(Self.worldOutput)
             guard raw.allSatisfy(\.isFinite), worldRaw.allSatisfy(\.isFinite) else {
                 return Result(points: [], score: 0, nextRegion: region)
             }
@@ -111,7 +112,7 @@ struct BlazePoseLandmarker: Sendable {
             }
             let next = PersonDetection.bodyRegion(center: alignment[0], edge: alignment[1])
             // The flag is a probability already (a sigmoid ends the branch); clamped against a stray value.
-            let flag = session.output(flagOutput)[0]
+            let flag = session.output(Self.flagOutput)[0]
             return Result(points: points, score: flag.isFinite ? min(max(flag, 0), 1) : 0, nextRegion: next, world: world)
         }
     }
