@@ -2,8 +2,24 @@
 // convolutions and the ONNX tail's matrix products.
 #include "knn_vector.h"
 
+// Micro-tile: 6 rows × 32 columns = 12 accumulators, each k step two weight loads and six
 // broadcasts (folded into the FMAs on AVX-512) for twelve FMAs.
 #define MR 6
+
+// The six rows of the tile starting at row r, the last of `count` repeated past it: a last
+// partial tile runs the full tile's code (its extra rows are computed and not stored), which
+// costs less than rows taken one at a time, whose single accumulator chain waits on each FMA.
+static inline __attribute__((always_inline)) void tile_rows(const float *a, size_t r, int count, size_t a_stride,
+                                                            const float **a0, const float **a1, const float **a2,
+                                                            const float **a3, const float **a4, const float **a5) {
+    const float *last = a + (r + (size_t)count - 1) * a_stride;
+    *a0 = a + r * a_stride;
+    *a1 = count > 1 ? *a0 + a_stride : last;
+    *a2 = count > 2 ? *a1 + a_stride : last;
+    *a3 = count > 3 ? *a2 + a_stride : last;
+    *a4 = count > 4 ? *a3 + a_stride : last;
+    *a5 = count > 5 ? *a4 + a_stride : last;
+}
 
 KNN_MULTIVERSION
 void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
@@ -20,12 +36,12 @@ void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
         const float *w0 = packed + b * k * KNN_BLOCK, *w1 = w0 + k * KNN_BLOCK;
         v16 bias0 = load16(bias + b * KNN_BLOCK), bias1 = load16(bias + (b + 1) * KNN_BLOCK);
         size_t n1 = n - (b + 1) * KNN_BLOCK;
-        size_t r = 0;
-        for (; r + MR <= rows; r += MR) {
+        for (size_t r = 0; r < rows; r += MR) {
+            const int count = rows - r < MR ? (int)(rows - r) : MR;
             v16 c00 = bias0, c01 = bias1, c10 = bias0, c11 = bias1, c20 = bias0, c21 = bias1;
             v16 c30 = bias0, c31 = bias1, c40 = bias0, c41 = bias1, c50 = bias0, c51 = bias1;
-            const float *a0 = a + r * a_stride, *a1 = a0 + a_stride, *a2 = a1 + a_stride;
-            const float *a3 = a2 + a_stride, *a4 = a3 + a_stride, *a5 = a4 + a_stride;
+            const float *a0, *a1, *a2, *a3, *a4, *a5;
+            tile_rows(a, r, count, a_stride, &a0, &a1, &a2, &a3, &a4, &a5);
             for (size_t i = 0; i < k; i++) {
                 v16 x0 = load16(w0 + i * KNN_BLOCK), x1 = load16(w1 + i * KNN_BLOCK);
                 v16 s;
@@ -38,34 +54,27 @@ void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
             }
             float *o = out + r * out_stride + b * KNN_BLOCK;
             store16(o, activate(c00, act, b)); store_n(o + KNN_BLOCK, activate(c01, act, b + 1), n1); o += out_stride;
+            if (count < 2) continue;
             store16(o, activate(c10, act, b)); store_n(o + KNN_BLOCK, activate(c11, act, b + 1), n1); o += out_stride;
+            if (count < 3) continue;
             store16(o, activate(c20, act, b)); store_n(o + KNN_BLOCK, activate(c21, act, b + 1), n1); o += out_stride;
+            if (count < 4) continue;
             store16(o, activate(c30, act, b)); store_n(o + KNN_BLOCK, activate(c31, act, b + 1), n1); o += out_stride;
+            if (count < 5) continue;
             store16(o, activate(c40, act, b)); store_n(o + KNN_BLOCK, activate(c41, act, b + 1), n1); o += out_stride;
+            if (count < 6) continue;
             store16(o, activate(c50, act, b)); store_n(o + KNN_BLOCK, activate(c51, act, b + 1), n1);
-        }
-        for (; r < rows; r++) {
-            v16 c0 = bias0, c1 = bias1;
-            const float *ar = a + r * a_stride;
-            for (size_t i = 0; i < k; i++) {
-                v16 s = splat(ar[i]);
-                c0 += s * load16(w0 + i * KNN_BLOCK);
-                c1 += s * load16(w1 + i * KNN_BLOCK);
-            }
-            float *o = out + r * out_stride + b * KNN_BLOCK;
-            store16(o, activate(c0, act, b));
-            store_n(o + KNN_BLOCK, activate(c1, act, b + 1), n1);
         }
     }
     for (; b < blocks; b++) {
         const float *w0 = packed + b * k * KNN_BLOCK;
         v16 bias0 = load16(bias + b * KNN_BLOCK);
         size_t n0 = n - b * KNN_BLOCK;
-        size_t r = 0;
-        for (; r + MR <= rows; r += MR) {
+        for (size_t r = 0; r < rows; r += MR) {
+            const int count = rows - r < MR ? (int)(rows - r) : MR;
             v16 c0 = bias0, c1 = bias0, c2 = bias0, c3 = bias0, c4 = bias0, c5 = bias0;
-            const float *a0 = a + r * a_stride, *a1 = a0 + a_stride, *a2 = a1 + a_stride;
-            const float *a3 = a2 + a_stride, *a4 = a3 + a_stride, *a5 = a4 + a_stride;
+            const float *a0, *a1, *a2, *a3, *a4, *a5;
+            tile_rows(a, r, count, a_stride, &a0, &a1, &a2, &a3, &a4, &a5);
             for (size_t i = 0; i < k; i++) {
                 v16 x0 = load16(w0 + i * KNN_BLOCK);
                 c0 += splat(a0[i]) * x0; c1 += splat(a1[i]) * x0; c2 += splat(a2[i]) * x0;
@@ -73,17 +82,16 @@ void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
             }
             float *o = out + r * out_stride + b * KNN_BLOCK;
             store_n(o, activate(c0, act, b), n0); o += out_stride;
+            if (count < 2) continue;
             store_n(o, activate(c1, act, b), n0); o += out_stride;
+            if (count < 3) continue;
             store_n(o, activate(c2, act, b), n0); o += out_stride;
+            if (count < 4) continue;
             store_n(o, activate(c3, act, b), n0); o += out_stride;
+            if (count < 5) continue;
             store_n(o, activate(c4, act, b), n0); o += out_stride;
+            if (count < 6) continue;
             store_n(o, activate(c5, act, b), n0);
-        }
-        for (; r < rows; r++) {
-            v16 c0 = bias0;
-            const float *ar = a + r * a_stride;
-            for (size_t i = 0; i < k; i++) c0 += splat(ar[i]) * load16(w0 + i * KNN_BLOCK);
-            store_n(out + r * out_stride + b * KNN_BLOCK, activate(c0, act, b), n0);
         }
     }
 }

@@ -5,9 +5,6 @@
 #include "knn_kernels.h"
 #include <math.h>
 #include <string.h>
-#include "knn_kernels.h"
-#include <math.h>
-#include <string.h>
 
 // Fuse multiply-adds (one rounding instead of two, and half the instructions): set
 // here rather than by a compiler flag, which SwiftPM would refuse in a dependency.
@@ -143,6 +140,4 @@ static inline void knn_rows_inside(int oy, int sh, int pad_top, int kh, int dh, 
         x_ < splat(-87.0f) ? splat(0) : e_;                                             \
     })
 
-// --- GEMM ------------------------------------------------------------------
-// Micro-tile: 6 rows × 32 columns = 12 accumulators, each k step two weight loads and six
 #endif
