@@ -56,6 +56,16 @@ for ours, theirs in zip(kamera, peers["photos"]):
 print(
     "all photos:            "
     + "  ".join(f"{key} {t[0]:.0f} / {t[1]:.0f} ms = {t[0] / t[1]:.2f}×" for key, t in totals.items()))
+# Hands both ways: Kamera's default also follows body poses to hands too small for the palm
+# detector; with the palm detector alone it runs MediaPipe Hands' pipeline.
+found = sum(len(o["wrists"]) for o in kamera)
+palm_found = sum(o.get("palmsOnlyHands", 0) for o in kamera)
+theirs_found = sum(len(t["wrists"]) for t in peers["photos"])
+if all("palmsOnlyMs" in o for o in kamera):
+    palm_ms = sum(o["palmsOnlyMs"] for o in kamera)
+    print(
+        f"hands found: Kamera {found}, with the palm detector alone {palm_found} "
+        f"({palm_ms:.0f} ms = {palm_ms / totals['hands'][1]:.2f}× MediaPipe's time), MediaPipe Hands {theirs_found}")
 if agreements:
     print(
         f"pose keypoints within 5 % of the torso: {100 * np.mean(agreements):.1f} % of all 33, "
@@ -69,4 +79,4 @@ for entry in invokes:
     # LiteRT's whole model (LiteRT computes every output).
     theirs = peers["invokes"].get(entry["model"].split(" ")[0])
     if theirs:
-        print(f"  {entry['model']:38} {entry['median_ms']:7.2f} / {theirs:7.2f} = {entry['median_ms'] / theirs:.2f}×")
+        print(f"  {entry['model']:44} {entry['median_ms']:7.2f} / {theirs:7.2f} = {entry['median_ms'] / theirs:.2f}×")

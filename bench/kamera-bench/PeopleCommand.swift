@@ -63,6 +63,11 @@ struct PeopleCommand: ParsableCommand {
             guard let masks else { continue }
             let (poses, poseMs) = try timed { try DetectHumanBodyPoseRequest(maximumPeople: 1).perform(in: ImageAnalysisContext(image)) }
             let (hands, handMs) = try timed { try DetectHumanHandPoseRequest().perform(in: ImageAnalysisContext(image)) }
+            // MediaPipe Hands' pipeline: the palm detector alone, no body pose leading to the
+            // hands it is too coarse for.
+            var palmsOnly = DetectHumanHandPoseRequest()
+            palmsOnly.inputBodyObservations = []
+            let (palmHands, palmMs) = try timed { try palmsOnly.perform(in: ImageAnalysisContext(image)) }
             let (mask, maskMs) = try timed {
                 try GeneratePersonSegmentationRequest(qualityLevel: .balanced, maskSize: .image).perform(in: ImageAnalysisContext(image))
             }
@@ -75,7 +80,7 @@ struct PeopleCommand: ParsableCommand {
             let wrists = hands.map { [$0.pixelLocations[0].x, $0.pixelLocations[0].y] }
             let record: [String: Any] = [
                 "file": path, "poseMs": poseMs, "handsMs": handMs, "maskMs": maskMs, "landmarks": landmarks, "wrists": wrists,
-                "mask": maskPath,
+                "mask": maskPath, "palmsOnlyMs": palmMs, "palmsOnlyHands": palmHands.count,
             ]
             print(String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self))
         }
