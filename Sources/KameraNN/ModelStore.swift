@@ -75,10 +75,7 @@ public struct ModelStore: Sendable, Hashable {
         let key = path + "#" + outputs.map(String.init).joined(separator: ",")
         // The whole network is compiled only on the way (not cached): its packed weights would
         // double the model's memory for outputs no one reads.
-        return try Self.cache.pool(key) {
-            guard !model.isONNX else { throw KameraError.invalidArgument("\(model.fileName) is an ONNX model") }
-            return try NeuralNetwork(bytes: try verifiedBytes(model), name: try self.path(of: model)).keepingOutputs(outputs)
-        }
+        return try Self.cache.pool(key) { try compiledNetwork(model).keepingOutputs(outputs) }
     }
 
     /// A process-wide pool of sessions for `model` compiled for a `height` × `width` input
@@ -116,7 +113,11 @@ public struct ModelStore: Sendable, Hashable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw KameraError.unreadableFile(path: path, reason: "cannot open")
         }
-        let bytes = [UInt8](data)
+        return try Self.verified([UInt8](data), path: path, model: model)
+    }
+
+    /// `bytes` once their checksum matches `model`'s pin.
+    private static func verified(_ bytes: [UInt8], path: String, model: KameraModel) throws -> [UInt8] {
         guard SHA256Digest.hex(bytes) == model.sha256 else {
             throw KameraError.invalidModel(
                 path: path, reason: "checksum does not match the pinned SHA-256 (corrupt or a different version)")
@@ -129,25 +130,19 @@ public struct ModelStore: Sendable, Hashable {
     /// - Throws: `KameraError.invalidArgument` for an ONNX model (compiled per input size:
     ///   `sessions(_:inputHeight:inputWidth:)`).
     public func network(_ model: KameraModel) throws -> NeuralNetwork {
+        try Self.cache.network(directory.appendingPathComponent(model.fileName).path) { try compiledNetwork(model) }
+    }
+
+    /// `model` read, checked against its pin and compiled, without the cache.
+    private func compiledNetwork(_ model: KameraModel) throws -> NeuralNetwork {
         guard !model.isONNX else {
             throw KameraError.invalidArgument("\(model.fileName) is compiled per input size: ask for its sessions at a size")
         }
-        let path = directory.appendingPathComponent(model.fileName).path
-        return try Self.cache.network(path) {
-            let path = try self.path(of: model)
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw KameraError.unreadableFile(path: path, reason: "cannot open")
-            }
-            return try Self.verifiedNetwork(bytes: [UInt8](data), path: path, model: model)
-        }
+        return try NeuralNetwork(bytes: try verifiedBytes(model), name: try path(of: model))
     }
 
     static func verifiedNetwork(bytes: [UInt8], path: String, model: KameraModel) throws -> NeuralNetwork {
-        guard SHA256Digest.hex(bytes) == model.sha256 else {
-            throw KameraError.invalidModel(
-                path: path, reason: "checksum does not match the pinned SHA-256 (corrupt or a different version)")
-        }
-        return try NeuralNetwork(bytes: bytes, name: path)
+        try NeuralNetwork(bytes: try verified(bytes, path: path, model: model), name: path)
     }
 }
 
