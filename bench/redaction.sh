@@ -7,7 +7,7 @@
 # set (seed 2026) and held-out sets made with other seeds before they were measured (seed 7
 # was looked into in session 31; seed 31 was made in session 34 before any change of it).
 # Sets by name (all three when none is given), each made from its seed.
-seed_of() { case "$1" in dev) echo 2026 ;; heldout) echo 7 ;; heldout2) echo 31 ;; *) return 1 ;; esac }
+seed_of() { case "$1" in dev) echo 2026 ;; heldout) echo 7 ;; heldout2) echo 31 ;; heldout3) echo 53 ;; *) return 1 ;; esac }
 SETS=("$@")
 [ ${#SETS[@]} -gt 0 ] || SETS=(dev heldout heldout2)
 for name in "${SETS[@]}"; do

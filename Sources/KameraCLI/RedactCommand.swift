@@ -107,7 +107,10 @@ struct RedactCommand: ParsableCommand {
                 progress.count(frame)
             }
         }
-        while let frame = try reader.nextFrame() {
+        // Decoding on a thread of its own overlaps it with the scan (a few frames ahead).
+        let prefetched = FramePrefetcher(reader, capacity: 4)
+        defer { prefetched.cancel() }
+        while let frame = try prefetched.next() {
             if interrupt.isRaised {
                 StandardStreams.endProgress()
                 StandardStreams.error("kamera: interrupted; \(output) not written\n")

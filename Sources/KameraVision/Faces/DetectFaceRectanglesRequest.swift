@@ -74,12 +74,13 @@ public struct DetectFaceRectanglesRequest: ImageRequest {
     }
 
     /// Every face this request's options find, merged, confident enough, best first; shared
-    /// with `LiveScanner`, which adds the faces it follows and merges them with `merged(_:)`.
-    func candidates(in sampler: TensorSampler, scanner: FaceScanner) throws -> [FaceDetection] {
+    /// with `LiveScanner`, which adds the faces it follows and merges them with `merged(_:)`
+    /// and keeps a `memory` of its tiled scans.
+    func candidates(in sampler: TensorSampler, scanner: FaceScanner, memory: TiledScanMemory? = nil) throws -> [FaceDetection] {
         try scanner.detect(
             in: sampler, minimumFaceSize: minimumFaceSize, useTiles: scansTiles,
             threads: maximumThreads ?? ProcessInfo.processInfo.activeProcessorCount, refines: refinesFaces,
-            range: detectorRange, overlapThreshold: overlapThreshold
+            range: detectorRange, overlapThreshold: overlapThreshold, memory: memory
         )
         .filter { $0.score >= minimumConfidence }
     }

@@ -47,9 +47,11 @@ struct FaceScanner: Sendable {
     /// fewer false detections); the landmark request skips it because Face Mesh re-centres
     /// on the face itself.
     /// `overlapThreshold`: detections overlapping more than this (IoU) are merged as one face.
+    /// `memory`: a stream's earlier tiled scans, whose blocks are kept where the picture is still.
     func detect(
         in sampler: TensorSampler, minimumFaceSize: Double?, useTiles: Bool = true, threads: Int,
-        refines: Bool = true, range: DetectFaceRectanglesRequest.DetectorRange = .full, overlapThreshold: Double
+        refines: Bool = true, range: DetectFaceRectanglesRequest.DetectorRange = .full, overlapThreshold: Double,
+        memory: TiledScanMemory? = nil
     ) throws -> [FaceDetection] {
         let width = Double(sampler.image.width), height = Double(sampler.image.height)
         let side = max(width, height)
@@ -70,7 +72,7 @@ struct FaceScanner: Sendable {
         if useTiles {
             detections += try scanScales(
                 in: sampler, minimumFaceSize: minimumFaceSize, threads: threads, overlapThreshold: overlapThreshold,
-                explained: detections)
+                explained: detections, memory: memory)
         }
         // Refined boxes can move onto each other (two passes found one face twice): merge again.
         let merged = WeightedNonMaxSuppression.apply(detections, threshold: overlapThreshold)
@@ -112,7 +114,7 @@ struct FaceScanner: Sendable {
     /// again: that face has its detection, at the scale the model saw it whole.
     private func scanScales(
         in sampler: TensorSampler, minimumFaceSize: Double?, threads: Int, overlapThreshold: Double,
-        explained: [FaceDetection]
+        explained: [FaceDetection], memory: TiledScanMemory?
     ) throws -> [FaceDetection] {
         let width = Double(sampler.image.width), height = Double(sampler.image.height)
         let side = max(width, height)
@@ -121,40 +123,76 @@ struct FaceScanner: Sendable {
         var view = minimumFace * native / Self.smallestFaceInTensor
         var views: [Double] = []
         var blocks: [ScanBlocks.Block] = []
+        var keys: [TiledScanMemory.Key] = []
         while view < side * 0.7 {
-            views.append(view)
-            blocks += ScanBlocks.blocks(
+            let scale = ScanBlocks.blocks(
                 width: width, height: height, scale: native / view, overlap: Int(native) / 3,
                 alignment: BlazeFaceDetector.scanAlignment)
+            keys += scale.indices.map { TiledScanMemory.Key(scale: views.count, block: $0) }
+            blocks += scale
+            views.append(view)
             view *= 3
         }
-        // Blocks are independent: spread them over the cores (sessions come from the pool),
-        // largest first, each worker taking the next one left. Results are kept per block and
-        // joined in block order, so the merge sees the same sequence however the threads were
+        memory?.begin(sampler.image)
+        defer { memory?.end() }
+        // In a stream, a block whose picture is still keeps what it found, and one that changed
+        // in a few places runs only the patches round the change (`TiledScanMemory`).
+        let plans = blocks.indices.map { index -> TiledScanMemory.Plan in
+            let block = blocks[index]
+            return memory?.plan(keys[index], region: block.region, width: block.width, height: block.height, native: Int(native))
+                ?? .whole
+        }
+        var jobs: [(block: Int, region: PixelRect, width: Int, height: Int)] = []
+        for (index, plan) in plans.enumerated() {
+            switch plan {
+            case .keep: break
+            case .whole: jobs.append((index, blocks[index].region, blocks[index].width, blocks[index].height))
+            case .patches(let patches, _, _): jobs += patches.map { (index, $0, Int(native), Int(native)) }
+            }
+        }
+        // Runs are independent: spread them over the cores (sessions come from the pool),
+        // largest first, each worker taking the next one left. Results are kept per run and
+        // joined in run order, so the merge sees the same sequence however the threads were
         // scheduled (same input, same output).
-        let order = blocks.indices.sorted { blocks[$0].width * blocks[$0].height > blocks[$1].width * blocks[$1].height }
+        let order = jobs.indices.sorted { jobs[$0].width * jobs[$0].height > jobs[$1].width * jobs[$1].height }
         let found = Mutex<[Int: Result<[FaceDetection], any Error>]>([:])
         let next = Atomic<Int>(0)
-        let detector = fullRange, jobs = blocks
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs.count, threads))) { _ in
+        let detector = fullRange, runs = jobs
+        DispatchQueue.concurrentPerform(iterations: max(1, min(order.count, threads))) { _ in
             while true {
                 let taken = next.add(1, ordering: .relaxed).oldValue
                 guard taken < order.count else { return }
-                let block = jobs[order[taken]]
-                // A face cut by a block's edge is found whole in a neighbouring block; the cut
-                // one would drag the merged box, so it is dropped (unless the edge is the image's).
-                let margin = block.region.width / Double(block.width) * native * 0.02
+                let run = runs[order[taken]]
+                // A face cut by a run's edge is found whole in a neighbouring one; the cut one
+                // would drag the merged box, so it is dropped (unless the edge is the image's).
+                let margin = run.region.width / Double(run.width) * native * 0.02
                 let result = Result {
                     try detector.scan(
-                        in: sampler, region: block.region, width: block.width, height: block.height,
-                        minimumScore: Self.scanCandidateScore
+                        in: sampler, region: run.region, width: run.width, height: run.height, minimumScore: Self.scanCandidateScore
                     )
-                    .filter { !Self.touchesInnerEdge($0.box, of: block.region, margin: margin, width: width, height: height) }
+                    .filter { !Self.touchesInnerEdge($0.box, of: run.region, margin: margin, width: width, height: height) }
                 }
                 found.withLock { $0[order[taken]] = result }
             }
         }
-        let scanned = try found.withLock { byBlock in try blocks.indices.flatMap { try byBlock[$0]?.get() ?? [] } }
+        let byRun = try found.withLock { results in try jobs.indices.map { try results[$0]?.get() ?? [] } }
+        var scanned: [FaceDetection] = []
+        for (index, plan) in plans.enumerated() {
+            let ran = jobs.indices.filter { jobs[$0].block == index }
+            switch plan {
+            case .keep(let candidates):
+                scanned += candidates
+            case .whole:
+                let candidates = ran.flatMap { byRun[$0] }
+                memory?.remember(keys[index], region: blocks[index].region, candidates: candidates)
+                scanned += candidates
+            case .patches(let patches, let kept, let changed):
+                // New candidates where the picture changed, the old ones elsewhere.
+                let fresh = ran.flatMap { byRun[$0] }.filter { memory?.signature?.touches($0.box, anyOf: changed) ?? true }
+                memory?.remember(keys[index], region: blocks[index].region, candidates: kept + fresh, patches: patches)
+                scanned += kept + fresh
+            }
+        }
         let candidates = WeightedNonMaxSuppression.apply(scanned, threshold: overlapThreshold).filter { candidate in
             !explained.contains { $0.box.intersectionOverUnion(candidate.box) > Self.sameFaceOverlap }
         }

@@ -6,14 +6,15 @@ import KameraCore
 struct LumaIntegral {
     let width: Int
     let height: Int
-    /// (width + 1) × (height + 1) running sums; 64-bit because a 4K frame's sum passes 2³¹.
-    private var sums: [Int]
+    /// (width + 1) × (height + 1) running sums, modulo 2³²: a box's sum comes out exact from
+    /// four wrapping lookups while the box holds fewer than 2³² / 255 (16.8 million) pixels,
+    /// and 32-bit sums halve the memory each frame writes and reads against 64-bit ones.
+    private var sums: [UInt32]
 
     /// - Parameter frame: any format; colour is weighted to luma (BT.601, in integers).
     init(_ frame: PixelBuffer) {
         let (width, height) = (frame.width, frame.height)
         let stride = width + 1
-        var table = [Int](repeating: 0, count: stride * (height + 1))
         let (bytesPerPixel, bytesPerRow, format) = (frame.format.bytesPerPixel, frame.bytesPerRow, frame.format)
         // Channel offsets of red, green and blue (gray reads its one channel three times).
         let (r, g, b) =
@@ -22,17 +23,23 @@ struct LumaIntegral {
             case .rgb8, .rgba8: (0, 1, 2)
             case .bgra8: (2, 1, 0)
             }
-        frame.bytes.withUnsafeBufferPointer { pixels in
-            table.withUnsafeMutableBufferPointer { out in
+        let table = frame.bytes.withUnsafeBufferPointer { pixels in
+            [UInt32](unsafeUninitializedCapacity: stride * (height + 1)) { out, count in
+                guard let first = pixels.baseAddress, let sums = out.baseAddress else { return }
+                // Row 0 and column 0 are the zeros the lookups subtract.
+                sums.initialize(repeating: 0, count: stride)
                 for y in 0..<height {
-                    var rowSum = 0
-                    let row = y * bytesPerRow
+                    var rowSum: UInt32 = 0
+                    var pixel = first + y * bytesPerRow
+                    let above = sums + y * stride + 1, here = above + stride
+                    here[-1] = 0
                     for x in 0..<width {
-                        let p = row + x * bytesPerPixel
-                        rowSum += (77 * Int(pixels[p + r]) + 150 * Int(pixels[p + g]) + 29 * Int(pixels[p + b])) >> 8
-                        out[(y + 1) * stride + x + 1] = out[y * stride + x + 1] + rowSum
+                        rowSum &+= (77 &* UInt32(pixel[r]) &+ 150 &* UInt32(pixel[g]) &+ 29 &* UInt32(pixel[b])) &>> 8
+                        here[x] = above[x] &+ rowSum
+                        pixel += bytesPerPixel
                     }
                 }
+                count = stride * (height + 1)
             }
         }
         (self.width, self.height, sums) = (width, height, table)
@@ -44,7 +51,7 @@ struct LumaIntegral {
         let left = Self.clamp(x0, width - 1), top = Self.clamp(y0, height - 1)
         let right = max(left + 1, Self.clamp(x1, width)), bottom = max(top + 1, Self.clamp(y1, height))
         let stride = width + 1
-        let total = sums[bottom * stride + right] - sums[top * stride + right] - sums[bottom * stride + left] + sums[top * stride + left]
+        let total = sums[bottom * stride + right] &- sums[top * stride + right] &- sums[bottom * stride + left] &+ sums[top * stride + left]
         return Float(total) / Float((right - left) * (bottom - top))
     }
 

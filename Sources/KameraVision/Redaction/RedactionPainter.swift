@@ -145,21 +145,32 @@ public struct RedactionPainter: Sendable {
     }
 
     /// A small packed RGB image stretched bilinearly to `width` × `height` (centres aligned).
+    /// Separable: each small row is stretched across once, and every output row mixes the two
+    /// stretched rows around it (a whole-frame cover is 2.7 million values a frame).
     private static func stretched(_ image: [UInt8], _ smallWidth: Int, _ smallHeight: Int, to width: Int, _ height: Int) -> [UInt8] {
         let columns = FloatMask.taps(width, smallWidth), rows = FloatMask.taps(height, smallHeight)
-        var out = [UInt8](repeating: 0, count: width * height * 3)
-        for y in 0..<height {
-            let (r0, r1, fy) = rows[y]
-            for x in 0..<width {
-                let (c0, c1, fx) = columns[x]
+        let rowLength = width * 3
+        var across = [Float](repeating: 0, count: smallHeight * rowLength)
+        for row in 0..<smallHeight {
+            let source = row * smallWidth * 3, target = row * rowLength
+            for (x, (c0, c1, fx)) in columns.enumerated() {
                 for channel in 0..<3 {
-                    let a = Float(image[(r0 * smallWidth + c0) * 3 + channel]), b = Float(image[(r0 * smallWidth + c1) * 3 + channel])
-                    let c = Float(image[(r1 * smallWidth + c0) * 3 + channel]), d = Float(image[(r1 * smallWidth + c1) * 3 + channel])
-                    let top = a + (b - a) * fx, bottom = c + (d - c) * fx
-                    out[(y * width + x) * 3 + channel] = UInt8(min(max(top + (bottom - top) * fy + 0.5, 0), 255))
+                    let a = Float(image[source + c0 * 3 + channel]), b = Float(image[source + c1 * 3 + channel])
+                    across[target + x * 3 + channel] = a + (b - a) * fx
                 }
             }
         }
-        return out
+        return [UInt8](unsafeUninitializedCapacity: height * rowLength) { out, count in
+            across.withUnsafeBufferPointer { across in
+                for (y, (r0, r1, fy)) in rows.enumerated() {
+                    let top = r0 * rowLength, bottom = r1 * rowLength, target = y * rowLength
+                    for i in 0..<rowLength {
+                        let value = across[top + i] + (across[bottom + i] - across[top + i]) * fy
+                        out[target + i] = UInt8(min(max(value + 0.5, 0), 255))
+                    }
+                }
+            }
+            count = height * rowLength
+        }
     }
 }

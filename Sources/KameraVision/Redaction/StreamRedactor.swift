@@ -1,4 +1,6 @@
+import Dispatch
 import KameraCore
+import Synchronization
 
 /// Redacts a stream frame by frame: detection and tracking by a ``LiveScanner``, coverage by a
 /// ``RedactionTimeline``, frames held back by the configuration's `lead` so a region is
@@ -66,10 +68,21 @@ public final class StreamRedactor {
         }
         let turn = QuarterTurn(degrees: rotation, width: frame.width, height: frame.height)
         let upright = turn.turns == 0 ? frame : frame.rotated(byQuarterTurns: turn.turns)
+        // The followers' brightness table is made on another core while this one scans: it
+        // depends on the frame alone, and the scan leaves a core idle part of the time.
+        let integral = Mutex<LumaIntegral?>(nil)
+        let integralDone = DispatchGroup()
+        if followsFaces {
+            DispatchQueue.global().async(group: integralDone) { integral.withLock { $0 = LumaIntegral(frame) } }
+        }
         let scan = try scanner.scan(upright, at: time)
         if waitsForText, configuration.kinds.contains(.text) { scanner.waitForText() }
-        return cover(frame, scan: scan, turn: turn, at: time)
+        integralDone.wait()
+        return cover(frame, scan: scan, turn: turn, at: time, integral: integral.withLock { $0 })
     }
+
+    /// Whether faces are followed by their look (``follow(_:tracks:on:at:integral:)``).
+    private var followsFaces: Bool { configuration.follow > 0 && configuration.kinds.contains(.face) }
 
     /// Covers `frame`, taken at `time` seconds, by what `scan` (the caller's scanner's, of
     /// this very frame) found, and returns the frames now ready (with no lead: this one).
@@ -79,11 +92,13 @@ public final class StreamRedactor {
         return cover(frame, scan: scan, turn: QuarterTurn(degrees: 0, width: frame.width, height: frame.height), at: time)
     }
 
-    private func cover(_ frame: PixelBuffer, scan: FrameScan, turn: QuarterTurn, at time: Double) -> [RedactedFrame] {
+    private func cover(
+        _ frame: PixelBuffer, scan: FrameScan, turn: QuarterTurn, at time: Double, integral: LumaIntegral? = nil
+    ) -> [RedactedFrame] {
         lastTime = time
         let found = sightings(in: scan, turn)
         let tracks = timeline.record(found.map(\.sighting), at: time)
-        follow(found, tracks: tracks, on: frame, at: time)
+        follow(found, tracks: tracks, on: frame, at: time, integral: integral)
         if let text = scan.text, text.frameTime > lastTextFrame {
             lastTextFrame = text.frameTime
             timeline.record(
@@ -124,14 +139,16 @@ public final class StreamRedactor {
     }
 
     /// Refreshes the followers of the faces seen on this frame and follows the faces not seen
-    /// (within `follow` seconds of their last detection) by their look, recording where they went.
+    /// (within `follow` seconds of their last detection) by their look, recording where they
+    /// went. `integral`: the frame's brightness table when already made.
     private func follow(
-        _ found: [(sighting: RedactionSighting, face: PixelRect?)], tracks: [Int], on frame: PixelBuffer, at time: Double
+        _ found: [(sighting: RedactionSighting, face: PixelRect?)], tracks: [Int], on frame: PixelBuffer, at time: Double,
+        integral: LumaIntegral?
     ) {
-        guard configuration.follow > 0, configuration.kinds.contains(.face) else { return }
+        guard followsFaces else { return }
         let seen = Set(tracks)
         guard !followers.isEmpty || found.contains(where: { $0.face != nil }) else { return }
-        let integral = LumaIntegral(frame)
+        let integral = integral ?? LumaIntegral(frame)
         for (entry, track) in zip(found, tracks) {
             guard let face = entry.face else { continue }
             followers[track] = AppearanceFollower(box: face, in: integral, at: time)

@@ -2,9 +2,9 @@ import Foundation
 
 /// A movie's frames decoded on a thread of their own, up to `capacity` ahead of the code
 /// that takes them, so decoding overlaps with the work done on each frame (the two passes
-/// of `MovieStabilizer`). Call `cancel()` when leaving before the end: the thread holds the
-/// reader until it stops.
-final class FramePrefetcher: @unchecked Sendable {
+/// of `MovieStabilizer`, `kamera redact`). Call ``cancel()`` when leaving before the end: the
+/// thread holds the reader until it stops. Memory: at most `capacity` decoded frames.
+public final class FramePrefetcher: @unchecked Sendable {
     // @unchecked: `reader` is touched only by the prefetch thread once `init` has started it,
     // and everything else only under `condition`.
     private let reader: MovieReader
@@ -15,7 +15,8 @@ final class FramePrefetcher: @unchecked Sendable {
     private var cancelled = false
     private var failure: (any Error)?
 
-    init(_ reader: MovieReader, capacity: Int = 8) {
+    /// Starts decoding `reader`'s frames on a new thread; `reader` must not be used elsewhere after.
+    public init(_ reader: MovieReader, capacity: Int = 8) {
         (self.reader, self.capacity) = (reader, max(1, capacity))
         let thread = Thread { [self] in run() }
         thread.name = "kamera frame prefetch"
@@ -24,7 +25,7 @@ final class FramePrefetcher: @unchecked Sendable {
 
     /// The next frame, waiting for it; nil at the end.
     /// - Throws: the reader's error, once the frames before it have been taken.
-    func next() throws -> VideoFrame? {
+    public func next() throws -> VideoFrame? {
         condition.lock()
         defer { condition.unlock() }
         while frames.isEmpty && !ended { condition.wait() }
@@ -37,7 +38,7 @@ final class FramePrefetcher: @unchecked Sendable {
     }
 
     /// Stops the thread (frames not yet taken are dropped).
-    func cancel() {
+    public func cancel() {
         condition.lock()
         cancelled = true
         condition.broadcast()
