@@ -288,7 +288,7 @@ public final class LiveScanner {
 
     /// Ends the stream: every face and code still in view is reported lost.
     public func finish() -> [ScanEvent] {
-        return faces.finish(at: lastTime) + codes.finish(at: lastTime) + (rectangles?.finish(at: lastTime) ?? [])
+        faces.finish(at: lastTime) + codes.finish(at: lastTime) + (rectangles?.finish(at: lastTime) ?? [])
             + (bodies?.finish(at: lastTime) ?? []) + (hands?.finish(at: lastTime) ?? [])
     }
 }
