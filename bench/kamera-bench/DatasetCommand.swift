@@ -19,6 +19,9 @@ struct DatasetCommand: ParsableCommand {
     @Option(help: "Number of hard retail scenes: one EAN-13, UPC-A or EAN-8 each, blurred, at low contrast (wrong numbers show here).")
     var retailScenes = 600
 
+    @Option(help: "Number of retail scenes cut by the photo's edge at one end of the code (from inside its guard bar to 3 modules out).")
+    var edgeCutScenes = 0
+
     @Option(help: "Random seed.")
     var seed: UInt64 = 2026
 
@@ -133,6 +136,16 @@ struct DatasetCommand: ParsableCommand {
             let name = String(format: "retail_%04d.jpg", index)
             try ImageEncoder.write(scene.image, to: directory.appendingPathComponent(name), as: .jpeg(quality: scene.jpegQuality))
             truths.append(Truth(file: name, set: "retail", codes: [Code(symbology: scene.symbology.rawValue, text: scene.number)]))
+        }
+
+        // Edge cut: one EAN-13, UPC-A or EAN-8 per photo with one end at the photo's edge
+        // (`EdgeCutScene`). Each scene has its own seed.
+        for index in 0..<edgeCutScenes {
+            let scene = try EdgeCutScene.make(
+                seed: seed &* 100_000 &+ 50_000 &+ UInt64(index), background: photos[(index + 2) % photos.count])
+            let name = String(format: "edgecut_%04d.jpg", index)
+            try ImageEncoder.write(scene.image, to: directory.appendingPathComponent(name), as: .jpeg(quality: scene.jpegQuality))
+            truths.append(Truth(file: name, set: "edgecut", codes: [Code(symbology: scene.symbology.rawValue, text: scene.number)]))
         }
 
         // Negatives: the photos themselves hold no codes; anything found is a false positive.

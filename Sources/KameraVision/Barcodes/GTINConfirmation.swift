@@ -133,15 +133,33 @@ enum GTINConfirmation {
         let width = Int(1.4 * length)
         let step = max(1, 2 * reach * length / Double(maximumLines))
         var rows = Rows(width: width)
+        let (right, bottom) = (Double(gray.width) - 0.5, Double(gray.height) - 0.5)
         gray.bytes.withUnsafeBufferPointer { pixels in
             let sampler = BilinearSampler(pixels, of: gray)
             var offset = -reach * length
             while offset <= reach * length {
                 let (ox, oy) = (center.x - 0.7 * length * ux + offset * vx, center.y - 0.7 * length * uy + offset * vy)
-                rows.samples.append(
-                    (0..<width).map { i in
-                        UInt8(sampler.sample(x: ox + Double(i) * ux, y: oy + Double(i) * uy, channel: 0).rounded())
-                    })
+                var row = [UInt8](repeating: 0, count: width)
+                var outside: [Int] = []
+                var (darkest, lightest): (UInt8?, UInt8?) = (nil, nil)
+                for i in 0..<width {
+                    let (x, y) = (ox + Double(i) * ux, oy + Double(i) * uy)
+                    guard x >= -0.5, y >= -0.5, x <= right, y <= bottom else {
+                        outside.append(i)
+                        continue
+                    }
+                    row[i] = UInt8(sampler.sample(x: x, y: y, channel: 0).rounded())
+                    (darkest, lightest) = (min(darkest ?? 255, row[i]), max(lightest ?? 0, row[i]))
+                }
+                // Beyond the photo's edge, the row's paper: its lightest sample (darkest for a
+                // code printed light on dark). The sampler would repeat the edge pixel, and a
+                // code whose guard bars touch the edge (a book cover or a package cut by the
+                // frame) would get a bar as wide as the margin where its quiet zone belongs —
+                // zxing-cpp reads such a code on the photo (a symbol at a row's start needs no
+                // quiet zone), and every row here would refuse it.
+                let paper = observation.isInverted ? darkest ?? 0 : lightest ?? 255
+                for i in outside { row[i] = paper }
+                rows.samples.append(row)
                 rows.offsets.append(offset / length)
                 offset += step
             }
