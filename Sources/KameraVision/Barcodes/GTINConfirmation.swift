@@ -88,7 +88,8 @@ enum GTINConfirmation {
 
     /// Rows sampled along the code, one a pixel (or fewer on a large code), from `reach` of
     /// its length above the read line to as far below, each running from a fifth of the length
-    /// before the code to a fifth after it (its quiet zones and a margin).
+    /// before the code to a fifth after it (its quiet zones and a margin; past the photo's edge,
+    /// the row's paper).
     struct Rows {
         /// Each row's distance from the read line, as a share of the code's length.
         var offsets: [Double] = []
