@@ -4,8 +4,7 @@
 # 96 scenes each (books, periodicals, UPC-A with 2 or 5 digits; turned, tilted, blurred, faint).
 # Usage: bench/addons.sh
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
-pip_peers "zxing-cpp==$ZXING_VERSION" "pyzbar==0.1.9" "pillow==11.3.0" "numpy==2.3.5"
-apt_peer libzbar0 sh -c "ldconfig -p | grep -q libzbar.so.0"
+barcode_peers
 swift build -c release --product kamera-bench >&2
 RESULTS="$(mktemp -d)"
 trap 'rm -rf "$RESULTS"' EXIT

@@ -4,8 +4,7 @@
 # Usage: bench/barcodes.sh [SCENES] [SEED]   (default 120 photo scenes, seed 2026: the set
 # tuned on; another seed makes a set of the same kinds nothing was tuned on)
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
-pip_peers "zxing-cpp==$ZXING_VERSION" "pyzbar==0.1.9" "pillow==11.3.0" "numpy==2.3.5"
-apt_peer libzbar0 sh -c "ldconfig -p | grep -q libzbar.so.0"
+barcode_peers
 
 swift build -c release --product kamera-bench >&2
 SEED="${2:-2026}"

@@ -5,8 +5,7 @@
 # were looked into while the change was made; 603 was made before it was measured.
 # Usage: bench/edgecut.sh [SEED…] (default 601 602 603; 200 scenes each)
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
-pip_peers "zxing-cpp==$ZXING_VERSION" "pyzbar==0.1.9" "pillow==11.3.0" "numpy==2.3.5"
-apt_peer libzbar0 sh -c "ldconfig -p | grep -q libzbar.so.0"
+barcode_peers
 swift build -c release --product kamera-bench >&2
 RESULTS="$(mktemp -d)"
 trap 'rm -rf "$RESULTS"' EXIT

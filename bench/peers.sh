@@ -22,6 +22,13 @@ apt_peer() {
     fi
 }
 
+# The barcode peers, shared by barcodes.sh, addons.sh and edgecut.sh: zxing-cpp and ZBar (pyzbar
+# over Debian's libzbar0) in the benchmark environment.
+barcode_peers() {
+    pip_peers "zxing-cpp==$ZXING_VERSION" "pyzbar==0.1.9" "pillow==11.3.0" "numpy==2.3.5"
+    apt_peer libzbar0 sh -c "ldconfig -p | grep -q libzbar.so.0"
+}
+
 # The face peers' environment, shared by faces.sh, faces_public.sh, live.sh and batch.sh:
 # MediaPipe 0.10.21 needs numpy < 2, so it gets its own, with dlib's HOG detector and LiteRT.
 FACE_VENV="$KAMERA_CACHE/face-bench-venv"
