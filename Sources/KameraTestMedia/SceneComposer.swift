@@ -67,9 +67,14 @@ public struct SceneComposer: Sendable {
         let w = pose.width / 2, h = pose.width * aspect / 2
         let tilt = max(0, min(0.5, pose.tilt))
         // Far (top) edge shortened, near (bottom) edge lengthened: a card leaning away.
+        // Yaw: the left end taller, the right end shorter; the perspective warp then narrows
+        // the modules towards the right as a lens would.
+        let yaw = max(0, min(0.5, pose.yaw))
+        let (leftScale, rightScale) = (1 + yaw / 2, 1 - yaw)
         let local = [
-            PixelPoint(x: -w * (1 - tilt), y: -h * (1 - tilt / 2)), PixelPoint(x: w * (1 - tilt), y: -h * (1 - tilt / 2)),
-            PixelPoint(x: w * (1 + tilt / 2), y: h), PixelPoint(x: -w * (1 + tilt / 2), y: h),
+            PixelPoint(x: -w * (1 - tilt), y: -h * (1 - tilt / 2) * leftScale),
+            PixelPoint(x: w * (1 - tilt), y: -h * (1 - tilt / 2) * rightScale),
+            PixelPoint(x: w * (1 + tilt / 2), y: h * rightScale), PixelPoint(x: -w * (1 + tilt / 2), y: h * leftScale),
         ]
         let angle = pose.rotation * .pi / 180
         let (c, s) = (cos(angle), sin(angle))

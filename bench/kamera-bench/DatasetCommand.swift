@@ -22,6 +22,9 @@ struct DatasetCommand: ParsableCommand {
     @Option(help: "Number of retail scenes cut by the photo's edge at one end of the code (from inside its guard bar to 3 modules out).")
     var edgeCutScenes = 0
 
+    @Option(help: "Number of close-up retail scenes taken in motion: seen from one end, smeared, print where the quiet zone should be.")
+    var motionScenes = 0
+
     @Option(help: "Random seed.")
     var seed: UInt64 = 2026
 
@@ -146,6 +149,17 @@ struct DatasetCommand: ParsableCommand {
             let name = String(format: "edgecut_%04d.jpg", index)
             try ImageEncoder.write(scene.image, to: directory.appendingPathComponent(name), as: .jpeg(quality: scene.jpegQuality))
             truths.append(Truth(file: name, set: "edgecut", codes: [Code(symbology: scene.symbology.rawValue, text: scene.number)]))
+        }
+
+        // Motion: one EAN-13, UPC-A or EAN-8 per close-up photo, seen from one end, smeared,
+        // another photo's print beside it (`MotionBlurScene`). Each scene has its own seed.
+        for index in 0..<motionScenes {
+            let scene = try MotionBlurScene.make(
+                seed: seed &* 100_000 &+ 70_000 &+ UInt64(index), background: photos[(index + 3) % photos.count],
+                print: photos[(index + 7) % photos.count])
+            let name = String(format: "motion_%04d.jpg", index)
+            try ImageEncoder.write(scene.image, to: directory.appendingPathComponent(name), as: .jpeg(quality: scene.jpegQuality))
+            truths.append(Truth(file: name, set: "motion", codes: [Code(symbology: scene.symbology.rawValue, text: scene.number)]))
         }
 
         // Negatives: the photos themselves hold no codes; anything found is a false positive.
