@@ -9,6 +9,18 @@ import KameraVision
 /// package's print — a piece of another real photo — 1–4 modules past one or both guard bars,
 /// where the standard asks for 7–11 modules of blank quiet zone.
 public enum MotionBlurScene {
+    /// Scene `index` of the set made with `seed` over `photos` (`kamera-bench dataset
+    /// --motion-scenes`): its own seed, a background and another photo as the print.
+    /// - Throws: the generator's errors.
+    public static func make(index: Int, of seed: UInt64, photos: [PixelBuffer]) throws -> (
+        image: PixelBuffer, symbology: BarcodeSymbology, number: String, jpegQuality: Int
+    ) {
+        precondition(!photos.isEmpty, "a motion scene needs photos")
+        return try make(
+            seed: seed &* 100_000 &+ 70_000 &+ UInt64(index), background: photos[(index + 3) % photos.count],
+            print: photos[(index + 7) % photos.count])
+    }
+
     /// The scene for `seed` over `background`, with `print` pasted beside the code, and the
     /// number printed in it.
     /// - Throws: the generator's errors.

@@ -154,9 +154,7 @@ struct DatasetCommand: ParsableCommand {
         // Motion: one EAN-13, UPC-A or EAN-8 per close-up photo, seen from one end, smeared,
         // another photo's print beside it (`MotionBlurScene`). Each scene has its own seed.
         for index in 0..<motionScenes {
-            let scene = try MotionBlurScene.make(
-                seed: seed &* 100_000 &+ 70_000 &+ UInt64(index), background: photos[(index + 3) % photos.count],
-                print: photos[(index + 7) % photos.count])
+            let scene = try MotionBlurScene.make(index: index, of: seed, photos: photos)
             let name = String(format: "motion_%04d.jpg", index)
             try ImageEncoder.write(scene.image, to: directory.appendingPathComponent(name), as: .jpeg(quality: scene.jpegQuality))
             truths.append(Truth(file: name, set: "motion", codes: [Code(symbology: scene.symbology.rawValue, text: scene.number)]))

@@ -16,6 +16,11 @@ import KameraCore
 /// - single scan lines across the bars, each read alone, read that number on lines at least
 ///   2 % of the code's length apart, and at most half as many lines read another number.
 ///
+/// When the rows as sampled do not agree, they are read once more with a smear of a module and
+/// a half compensated along them (`SmearCompensation`), under the same two rules: a camera that
+/// moved across the bars, or a lens out of focus, greys out narrow bars on every line alike, and
+/// zxing-cpp then reads the code on one or two lucky lines.
+///
 /// (Reporting instead a number the single lines agree on by that rule was tried: it turned a
 /// right reading into a wrong one where the lines, weaker readers than zxing-cpp's whole pass,
 /// shared a misreading.)
@@ -43,26 +48,22 @@ enum GTINConfirmation {
         guard let number = gtin(observation.payloadString), let rows = rows(around: observation, in: gray) else { return false }
         var pass = BarcodeReaderPass(formats: family(of: observation.symbology))
         (pass.tryRotate, pass.tryInvert, pass.tryDownscale, pass.eanAddOn) = (false, false, false, .ignore)
-        func numbers(in image: PixelBuffer) throws -> Set<String> {
-            Set(try pass.read(observation.isInverted ? image.inverted() : image).compactMap { gtin($0.payloadString) })
+        if try rows.agree(on: number, pass: pass, inverted: observation.isInverted) { return true }
+        // A camera that moved across the bars averaged each narrow bar with its neighbours into
+        // grey, and zxing-cpp reads such a code on a lucky line or two. The same rows, sharpened
+        // along their length by what a smear of a module and a half takes away, are read again
+        // under the same rules: still independent lines, each read alone, agreeing.
+        let module = Double(rows.width) / 1.4 / Double(modules(of: observation.symbology))
+        return try rows.sharpened(smear: 2 * Int(0.75 * module) + 1).agree(on: number, pass: pass, inverted: observation.isInverted)
+    }
+
+    /// The modules between an EAN/UPC symbol's outer guard bars.
+    static func modules(of symbology: BarcodeSymbology) -> Int {
+        switch symbology {
+        case .ean8: 67
+        case .upce: 51
+        default: 95
         }
-        // The bars' upper and lower parts, each read whole.
-        let upper = rows.offsets.indices.filter { rows.offsets[$0] <= -bandGap }
-        let lower = rows.offsets.indices.filter { rows.offsets[$0] >= bandGap }
-        if upper.count >= 4, lower.count >= 4, try numbers(in: rows.stacked(upper)) == [number],
-            try numbers(in: rows.stacked(lower)) == [number]
-        {
-            return true
-        }
-        // Single lines, each read alone (repeated four rows high: zxing-cpp wants two rows to agree).
-        var agreeing: [Double] = [], others = 0
-        for index in rows.offsets.indices {
-            let read = try numbers(in: rows.stacked(Array(repeating: index, count: 4)))
-            if read.contains(number) { agreeing.append(rows.offsets[index]) }
-            if read.contains(where: { $0 != number }) { others += 1 }
-        }
-        guard let low = agreeing.min(), let high = agreeing.max() else { return false }
-        return high - low >= lineSpread && 2 * others <= agreeing.count
     }
 
     /// The 13-digit form of an EAN/UPC number as zxing-cpp reports it (UPC-A's 12 digits get
@@ -194,5 +195,38 @@ enum GTINConfirmation {
         guard jxx + jyy > 0, spread / (jxx + jyy) >= 0.3 else { return nil }
         let angle = 0.5 * atan2(2 * jxy, jxx - jyy)
         return PixelPoint(x: cos(angle), y: sin(angle))
+    }
+}
+
+extension GTINConfirmation.Rows {
+    /// Whether these rows, read alone by `pass`, confirm `number` (the rules in ``GTINConfirmation``).
+    /// - Throws: the barcode engine's errors.
+    func agree(on number: String, pass: BarcodeReaderPass, inverted: Bool) throws -> Bool {
+        typealias Rule = GTINConfirmation
+        func numbers(in image: PixelBuffer) throws -> Set<String> {
+            Set(try pass.read(inverted ? image.inverted() : image).compactMap { Rule.gtin($0.payloadString) })
+        }
+        // The bars' upper and lower parts, each read whole.
+        let upper = offsets.indices.filter { offsets[$0] <= -Rule.bandGap }
+        let lower = offsets.indices.filter { offsets[$0] >= Rule.bandGap }
+        if upper.count >= 4, lower.count >= 4, try numbers(in: stacked(upper)) == [number], try numbers(in: stacked(lower)) == [number] {
+            return true
+        }
+        // Single lines, each read alone (repeated four rows high: zxing-cpp wants two rows to agree).
+        var agreeing: [Double] = [], others = 0
+        for index in offsets.indices {
+            let read = try numbers(in: stacked(Array(repeating: index, count: 4)))
+            if read.contains(number) { agreeing.append(offsets[index]) }
+            if read.contains(where: { $0 != number }) { others += 1 }
+        }
+        guard let low = agreeing.min(), let high = agreeing.max() else { return false }
+        return high - low >= Rule.lineSpread && 2 * others <= agreeing.count
+    }
+
+    /// Each row with what a smear of `smear` samples took away added back (`SmearCompensation`).
+    func sharpened(smear: Int) -> Self {
+        var out = self
+        out.samples = samples.map { SmearCompensation.sharpened($0, smear: smear) }
+        return out
     }
 }
