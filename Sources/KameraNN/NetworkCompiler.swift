@@ -20,8 +20,8 @@ struct TensorSlot: Sendable {
     var count: Int { shape.reduce(1, *) }
 }
 
-/// Turns a `ModelGraph` into a `CompiledNetwork`: folds constants (fp16 DEQUANTIZE), fuses
-/// activations into the op before them, plans the arena, then lets each operator check its
+/// Turns a `ModelGraph` into a `CompiledNetwork`: folds constants (fp16 DEQUANTIZE), turns a
+/// zero PAD before a convolution into its padding, fuses activations into the op before them, plans the arena, then lets each operator check its
 /// shapes and pack its weights (`GraphOperator.plan`). Optionally resizes a fully convolutional
 /// model's input first, and leaves out the operations only unused outputs need.
 struct NetworkCompiler {
@@ -45,6 +45,32 @@ struct NetworkCompiler {
 
     private func fail(_ reason: String) -> KameraError { .invalidModel(path: path, reason: reason) }
 
+    /// `ops` with each zero PAD of height and width whose only reader is a VALID convolution
+    /// made that convolution's explicit padding. The kernels read zeros wherever the window
+    /// leaves the input, so the result is the same and the padded copy is never written:
+    /// BlazePose's stride-2 blocks pad before their depthwise step, a tenth of the landmark
+    /// model's time as separate copies.
+    private func absorbingSpatialPadding(_ ops: [any GraphOperator]) -> [any GraphOperator] {
+        var readers: [Int: [Int]] = [:]
+        for (index, op) in ops.enumerated() { for t in op.inputs { readers[t, default: []].append(index) } }
+        var result = ops
+        var absorbed = Set<Int>()
+        for (index, op) in ops.enumerated() {
+            guard let pad = op as? PadOperator, !outputs.contains(pad.output),
+                let p = tensors[pad.paddings].ints, p.count == 8, p.allSatisfy({ $0 >= 0 }),
+                p[0] == 0, p[1] == 0, p[6] == 0, p[7] == 0,
+                let reader = readers[pad.output], reader.count == 1,
+                var convolution = result[reader[0]] as? any PaddingAbsorbing,
+                convolution.input == pad.output, convolution.window.padding == .valid
+            else { continue }
+            convolution.input = pad.input
+            convolution.window.padding = .explicit(top: Int(p[2]), left: Int(p[4]), bottom: Int(p[3]), right: Int(p[5]))
+            result[reader[0]] = convolution
+            absorbed.insert(index)
+        }
+        return result.indices.filter { !absorbed.contains($0) }.map { result[$0] }
+    }
+
     mutating func compile() throws -> CompiledNetwork {
         // 1. Constant folding: fp16 weights are stored behind DEQUANTIZE ops.
         var remaining: [any GraphOperator] = []
@@ -64,6 +90,8 @@ struct NetworkCompiler {
             tensors = try InputResizing.resize(
                 tensors, input: graph.inputs[0], height: inputSize.height, width: inputSize.width, path: path)
         }
+
+        remaining = absorbingSpatialPadding(remaining)
 
         // 2. Activation fusion: an op whose only consumer is an activation writes the
         //    activation's output directly and applies it in its epilogue.

@@ -204,6 +204,88 @@ struct OperatorTests {
         expectClose(got, expected, "pad kernel")
     }
 
+    /// A zero PAD of height and width before a VALID convolution becomes the convolution's
+    /// padding (`NetworkCompiler`): one step instead of two, the same values. Depthwise 5×5/2
+    /// (BlazePose's blocks), 3×3/2 on few and on many channels (the direct and indirect
+    /// kernels), and 1×1/1 padded only below and right (not the plain GEMM any more).
+    @Test(
+        "A zero PAD of height and width before a convolution is absorbed into it",
+        arguments: [
+            (depthwise: true, kernel: 5, stride: 2, channels: 24, pads: [1, 2, 1, 2]),
+            (depthwise: false, kernel: 3, stride: 2, channels: 3, pads: [0, 1, 0, 1]),
+            (depthwise: false, kernel: 3, stride: 2, channels: 24, pads: [1, 1, 2, 1]),
+            (depthwise: false, kernel: 1, stride: 1, channels: 24, pads: [0, 2, 0, 1]),
+        ])
+    func padAbsorbedIntoConvolution(depthwise: Bool, kernel: Int, stride: Int, channels: Int, pads: [Int]) throws {
+        var seed: UInt64 = UInt64(kernel * 10 + channels)
+        let input = Tensor3.random(11, 10, channels, seed: &seed)
+        let (top, bottom, left, right) = (pads[0], pads[1], pads[2], pads[3])
+        var padded = Tensor3(h: 11 + top + bottom, w: 10 + left + right, c: channels, values: [])
+        padded.values = (0..<padded.h * padded.w * channels).map { i in
+            let (y, x, k) = (i / channels / padded.w - top, i / channels % padded.w - left, i % channels)
+            return y >= 0 && y < 11 && x >= 0 && x < 10 ? input[y, x, k] : 0
+        }
+        let oc = depthwise ? channels : 16
+        let filter = randomValues(kernel * kernel * channels * (depthwise ? 1 : oc), seed: &seed)
+        let bias = randomValues(oc, seed: &seed)
+        let (kh, kw) = (kernel, kernel)
+        let expected =
+            depthwise
+            ? referenceDepthwise(padded, filter: filter, bias: bias, kh: kh, kw: kw, stride: stride, same: false, activation: .relu)
+            : referenceConv(padded, filter: filter, bias: bias, oc: oc, kh: kh, kw: kw, stride: stride, same: false, activation: .relu)
+        var g = OneOpGraph()
+        let x = g.tensor([1, 11, 10, channels])
+        let p = g.tensor([4, 2], ints: [0, 0, Int32(top), Int32(bottom), Int32(left), Int32(right), 0, 0])
+        let mid = g.tensor([1, padded.h, padded.w, channels])
+        let f = g.tensor(depthwise ? [1, kernel, kernel, channels] : [oc, kernel, kernel, channels], floats: filter)
+        let b = g.tensor([oc], floats: bias), y = g.tensor([1, expected.h, expected.w, oc])
+        let window = Window(strideH: stride, strideW: stride, padding: .valid)
+        let convolution: any GraphOperator =
+            depthwise
+            ? DepthwiseConv2DOperator(input: mid, filter: f, bias: b, output: y, window: window, depthMultiplier: 1, activation: .relu)
+            : Conv2DOperator(input: mid, filter: f, bias: b, output: y, window: window, activation: .relu)
+        let ops: [any GraphOperator] = [PadOperator(input: x, paddings: p, output: mid), convolution]
+        let graph = ModelGraph(tensors: g.tensors, operations: ops, inputs: [x], outputs: [y])
+        #expect(try NeuralNetwork(graph: graph, name: "padded").stepCount == 1)
+        for threads in [1, 2] {
+            expectClose(
+                try g.run(ops, inputs: [(x, input.values)], output: y, threads: threads), expected.values,
+                "pad + \(depthwise ? "depthwise" : "conv") \(kernel)x\(kernel)/\(stride)")
+        }
+    }
+
+    @Test("A PAD of channels, or one whose result is read twice, stays a step of its own")
+    func padKeptWhereItCannotBeAbsorbed() throws {
+        var seed: UInt64 = 17
+        let input = Tensor3.random(6, 6, 8, seed: &seed)
+        let filter = randomValues(3 * 3 * 8, seed: &seed), bias = randomValues(8, seed: &seed)
+        var g = OneOpGraph()
+        let x = g.tensor([1, 6, 6, 8])
+        // Channels padded: a convolution cannot stand for that.
+        let pc = g.tensor([4, 2], ints: [0, 0, 0, 0, 0, 0, 0, 8]), wide = g.tensor([1, 6, 6, 16])
+        let f16 = g.tensor([1, 3, 3, 16], floats: filter + filter), b16 = g.tensor([16], floats: bias + bias)
+        let y16 = g.tensor([1, 4, 4, 16])
+        let channelOps: [any GraphOperator] = [
+            PadOperator(input: x, paddings: pc, output: wide),
+            DepthwiseConv2DOperator(
+                input: wide, filter: f16, bias: b16, output: y16, window: Window(), depthMultiplier: 1, activation: .none),
+        ]
+        let channelGraph = ModelGraph(tensors: g.tensors, operations: channelOps, inputs: [x], outputs: [y16])
+        #expect(try NeuralNetwork(graph: channelGraph, name: "channels").stepCount == 2)
+        let got = try g.run(channelOps, inputs: [(x, input.values)], output: y16)
+        // The padded channels see zeros and give their bias.
+        #expect((0..<16).allSatisfy { pixel in (8..<16).allSatisfy { got[pixel * 16 + $0] == bias[$0 - 8] } })
+        // Height and width padded, but the padded tensor is also a graph output.
+        let ps = g.tensor([4, 2], ints: [0, 0, 1, 1, 1, 1, 0, 0]), tall = g.tensor([1, 8, 8, 8])
+        let f8 = g.tensor([1, 3, 3, 8], floats: filter), b8 = g.tensor([8], floats: bias), y8 = g.tensor([1, 6, 6, 8])
+        let ops: [any GraphOperator] = [
+            PadOperator(input: x, paddings: ps, output: tall),
+            DepthwiseConv2DOperator(input: tall, filter: f8, bias: b8, output: y8, window: Window(), depthMultiplier: 1, activation: .none),
+        ]
+        let graph = ModelGraph(tensors: g.tensors, operations: ops, inputs: [x], outputs: [y8, tall])
+        #expect(try NeuralNetwork(graph: graph, name: "both").stepCount == 2)
+    }
+
     @Test("RESHAPE and CONCATENATION on the last two axes")
     func reshapeConcat() throws {
         var seed: UInt64 = 9

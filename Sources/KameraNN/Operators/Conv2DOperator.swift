@@ -3,7 +3,7 @@ import CKameraNNKernels
 /// CONV_2D: kernels up to 9×9, any stride and dilation, SAME/VALID/explicit padding. 1×1
 /// stride-1 convolutions run as one GEMM over all pixels; the others as an indirect GEMM
 /// (each tap read where it lies) or, on inputs of few channels, directly.
-struct Conv2DOperator: ActivationFusing {
+struct Conv2DOperator: ActivationFusing, PaddingAbsorbing {
     static let builtinCode: Int32 = 3
     static let name = "CONV_2D"
 
@@ -41,7 +41,9 @@ struct Conv2DOperator: ActivationFusing {
         let k = kh * kw * ic
         // Packed as blocks of 16 output channels, each [k][16] with k in im2col order.
         let weightOffset = planner.packBlocks(count: k, channels: oc) { kk, co in weights[co * k + kk] }
-        if kh == 1, kw == 1, window.strideH == 1, window.strideW == 1, geometry.padTop == 0, geometry.padLeft == 0 {
+        if kh == 1, kw == 1, window.strideH == 1, window.strideW == 1, geometry.padTop == 0, geometry.padLeft == 0,
+            geometry.outputHeight == geometry.inputHeight, geometry.outputWidth == geometry.inputWidth
+        {
             return PointwiseConvolutionKernel(
                 input: geometry.input, rows: geometry.inputHeight * geometry.inputWidth,
                 inputChannels: ic, weights: weightOffset, bias: biasOffset,

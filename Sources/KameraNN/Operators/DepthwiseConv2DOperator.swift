@@ -2,7 +2,7 @@ import CKameraNNKernels
 
 /// DEPTHWISE_CONV_2D with depth multiplier 1 (what the face models use); 3×3 has a fast
 /// interior path in the kernel.
-struct DepthwiseConv2DOperator: ActivationFusing {
+struct DepthwiseConv2DOperator: ActivationFusing, PaddingAbsorbing {
     static let builtinCode: Int32 = 4
     static let name = "DEPTHWISE_CONV_2D"
 

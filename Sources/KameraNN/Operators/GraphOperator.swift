@@ -37,6 +37,13 @@ protocol ActivationFusing: GraphOperator {
     var activation: FusedActivation { get set }
 }
 
+/// A convolution whose kernel reads zeros wherever its window leaves the input, so a zero PAD
+/// of height and width before it can become its explicit padding (`NetworkCompiler`).
+protocol PaddingAbsorbing: GraphOperator {
+    var input: Int { get set }
+    var window: Window { get set }
+}
+
 /// A standalone activation operator that a preceding `ActivationFusing` operator can absorb.
 protocol FusibleActivation: GraphOperator {
     /// The activation as an epilogue of a producer writing `producer`; nil when it cannot be.
