@@ -21,10 +21,15 @@ static inline __attribute__((always_inline)) void tile_rows(const float *a, size
     *a5 = count > 5 ? *a4 + a_stride : last;
 }
 
-KNN_MULTIVERSION
-void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
-              const float *packed, const float *bias, size_t n,
-              float *out, size_t out_stride, knn_activation act) {
+// A partial block reads whole 16 lanes: past a row's last channel lie the next row's values
+// or the slack every arena tensor has behind it (MemoryPlan), and those lanes are not stored.
+#define RESIDUAL(c, p) (residual ? (c) + load16(residual + ((p) - out)) : (c))
+
+// The GEMM, with or without a residual: inlined into each entry point, so the one without
+// keeps no trace of it.
+static inline __attribute__((always_inline)) void gemm(const float *a, size_t rows, size_t k, size_t a_stride,
+                                                       const float *packed, const float *bias, size_t n, float *out,
+                                                       size_t out_stride, const float *residual, knn_activation act) {
     size_t blocks = (n + KNN_BLOCK - 1) / KNN_BLOCK;
     size_t b = 0;
     // Two column blocks per tile (12 accumulators) only where they fit in registers: 12
@@ -53,17 +58,23 @@ void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
                 s = splat(a5[i]); c50 += s * x0; c51 += s * x1;
             }
             float *o = out + r * out_stride + b * KNN_BLOCK;
-            store16(o, activate(c00, act, b)); store_n(o + KNN_BLOCK, activate(c01, act, b + 1), n1); o += out_stride;
+            store16(o, activate(RESIDUAL(c00, o), act, b));
+            store_n(o + KNN_BLOCK, activate(RESIDUAL(c01, o + KNN_BLOCK), act, b + 1), n1); o += out_stride;
             if (count < 2) continue;
-            store16(o, activate(c10, act, b)); store_n(o + KNN_BLOCK, activate(c11, act, b + 1), n1); o += out_stride;
+            store16(o, activate(RESIDUAL(c10, o), act, b));
+            store_n(o + KNN_BLOCK, activate(RESIDUAL(c11, o + KNN_BLOCK), act, b + 1), n1); o += out_stride;
             if (count < 3) continue;
-            store16(o, activate(c20, act, b)); store_n(o + KNN_BLOCK, activate(c21, act, b + 1), n1); o += out_stride;
+            store16(o, activate(RESIDUAL(c20, o), act, b));
+            store_n(o + KNN_BLOCK, activate(RESIDUAL(c21, o + KNN_BLOCK), act, b + 1), n1); o += out_stride;
             if (count < 4) continue;
-            store16(o, activate(c30, act, b)); store_n(o + KNN_BLOCK, activate(c31, act, b + 1), n1); o += out_stride;
+            store16(o, activate(RESIDUAL(c30, o), act, b));
+            store_n(o + KNN_BLOCK, activate(RESIDUAL(c31, o + KNN_BLOCK), act, b + 1), n1); o += out_stride;
             if (count < 5) continue;
-            store16(o, activate(c40, act, b)); store_n(o + KNN_BLOCK, activate(c41, act, b + 1), n1); o += out_stride;
+            store16(o, activate(RESIDUAL(c40, o), act, b));
+            store_n(o + KNN_BLOCK, activate(RESIDUAL(c41, o + KNN_BLOCK), act, b + 1), n1); o += out_stride;
             if (count < 6) continue;
-            store16(o, activate(c50, act, b)); store_n(o + KNN_BLOCK, activate(c51, act, b + 1), n1);
+            store16(o, activate(RESIDUAL(c50, o), act, b));
+            store_n(o + KNN_BLOCK, activate(RESIDUAL(c51, o + KNN_BLOCK), act, b + 1), n1);
         }
     }
     for (; b < blocks; b++) {
@@ -81,17 +92,31 @@ void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
                 c3 += splat(a3[i]) * x0; c4 += splat(a4[i]) * x0; c5 += splat(a5[i]) * x0;
             }
             float *o = out + r * out_stride + b * KNN_BLOCK;
-            store_n(o, activate(c0, act, b), n0); o += out_stride;
+            store_n(o, activate(RESIDUAL(c0, o), act, b), n0); o += out_stride;
             if (count < 2) continue;
-            store_n(o, activate(c1, act, b), n0); o += out_stride;
+            store_n(o, activate(RESIDUAL(c1, o), act, b), n0); o += out_stride;
             if (count < 3) continue;
-            store_n(o, activate(c2, act, b), n0); o += out_stride;
+            store_n(o, activate(RESIDUAL(c2, o), act, b), n0); o += out_stride;
             if (count < 4) continue;
-            store_n(o, activate(c3, act, b), n0); o += out_stride;
+            store_n(o, activate(RESIDUAL(c3, o), act, b), n0); o += out_stride;
             if (count < 5) continue;
-            store_n(o, activate(c4, act, b), n0); o += out_stride;
+            store_n(o, activate(RESIDUAL(c4, o), act, b), n0); o += out_stride;
             if (count < 6) continue;
-            store_n(o, activate(c5, act, b), n0);
+            store_n(o, activate(RESIDUAL(c5, o), act, b), n0);
         }
     }
+}
+
+KNN_MULTIVERSION
+void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
+              const float *packed, const float *bias, size_t n,
+              float *out, size_t out_stride, knn_activation act) {
+    gemm(a, rows, k, a_stride, packed, bias, n, out, out_stride, 0, act);
+}
+
+KNN_MULTIVERSION
+void knn_gemm_residual(const float *a, size_t rows, size_t k, size_t a_stride,
+                       const float *packed, const float *bias, size_t n,
+                       float *out, size_t out_stride, const float *residual, knn_activation act) {
+    gemm(a, rows, k, a_stride, packed, bias, n, out, out_stride, residual, act);
 }

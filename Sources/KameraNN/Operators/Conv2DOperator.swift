@@ -11,6 +11,9 @@ struct Conv2DOperator: ActivationFusing, PaddingAbsorbing {
     var output: Int
     var window: Window
     var activation: FusedActivation
+    /// A tensor of the output's shape added before the activation: the ADD of a skip
+    /// connection that read this convolution's result, absorbed (`NetworkCompiler`; 1×1 only).
+    var residual: Int?
 
     init(input: Int, filter: Int, bias: Int?, output: Int, window: Window, activation: FusedActivation) {
         (self.input, self.filter, self.bias, self.output, self.window, self.activation) = (input, filter, bias, output, window, activation)
@@ -23,8 +26,15 @@ struct Conv2DOperator: ActivationFusing, PaddingAbsorbing {
             activation: try record.activation(field: 3))
     }
 
-    var inputs: [Int] { [input, filter] + (bias.map { [$0] } ?? []) }
-    var dataInputs: [Int] { [input] }
+    var inputs: [Int] { [input, filter] + (bias.map { [$0] } ?? []) + (residual.map { [$0] } ?? []) }
+    var dataInputs: [Int] { [input] + (residual.map { [$0] } ?? []) }
+
+    /// Whether this is a 1×1 stride-1 convolution without padding, which can take a residual.
+    func isPointwise(_ tensors: [GraphTensor]) -> Bool {
+        let f = tensors[filter].shape
+        return f.count == 4 && f[1] == 1 && f[2] == 1 && window.strideH == 1 && window.strideW == 1
+            && (window.padding == .valid || window.padding == .same)
+    }
 
     func plan(_ planner: inout StepPlanner) throws -> any PlannedKernel {
         let ic = try planner.image(input).channels
@@ -44,11 +54,19 @@ struct Conv2DOperator: ActivationFusing, PaddingAbsorbing {
         if kh == 1, kw == 1, window.strideH == 1, window.strideW == 1, geometry.padTop == 0, geometry.padLeft == 0,
             geometry.outputHeight == geometry.inputHeight, geometry.outputWidth == geometry.inputWidth
         {
+            var residualOffset: Int?
+            if let residual {
+                guard planner.tensors[residual].shape == planner.tensors[output].shape else {
+                    throw planner.fail("CONV_2D residual \(planner.tensors[residual].shape) is not the output's shape")
+                }
+                residualOffset = planner.arena(residual)
+            }
             return PointwiseConvolutionKernel(
                 input: geometry.input, rows: geometry.inputHeight * geometry.inputWidth,
                 inputChannels: ic, weights: weightOffset, bias: biasOffset,
-                outputChannels: oc, output: geometry.output, activation: epilogue)
+                outputChannels: oc, output: geometry.output, residual: residualOffset, activation: epilogue)
         }
+        guard residual == nil else { throw planner.fail("CONV_2D takes a residual only as a 1×1 stride-1 convolution") }
         guard kh * kw <= Int(KNN_INDIRECT_MAX_TAPS) else {
             throw planner.fail("CONV_2D kernels up to \(KNN_INDIRECT_MAX_TAPS) taps are supported, not \(kh)×\(kw)")
         }
@@ -63,16 +81,21 @@ struct Conv2DOperator: ActivationFusing, PaddingAbsorbing {
 /// 1×1 stride-1 convolution: a GEMM over all pixels, rows split across threads.
 struct PointwiseConvolutionKernel: PlannedKernel {
     var input: Int, rows: Int, inputChannels: Int, weights: Int, bias: Int, outputChannels: Int, output: Int
+    /// Where the residual added before the activation lies, laid out as the output.
+    var residual: Int?
     var activation: PlannedActivation
-    var kernelName: String { "conv 1x1" }
+    var kernelName: String { residual == nil ? "conv 1x1" : "conv 1x1 + add" }
 
     func run(_ context: KernelContext) {
         let (k, n) = (inputChannels, outputChannels)
         nonisolated(unsafe) let act = context.activation(activation)  // holds a pointer into the shared weights
         context.parallelRows(rows, minimumPerThread: 64) { r0, r1 in
-            knn_gemm(
-                context.arena + input + r0 * k, r1 - r0, k, k, context.weights + weights, context.weights + bias, n,
-                context.arena + output + r0 * n, n, act)
+            let (a, w, b) = (context.arena + input + r0 * k, context.weights + weights, context.weights + bias)
+            if let residual {
+                knn_gemm_residual(a, r1 - r0, k, k, w, b, n, context.arena + output + r0 * n, n, context.arena + residual + r0 * n, act)
+            } else {
+                knn_gemm(a, r1 - r0, k, k, w, b, n, context.arena + output + r0 * n, n, act)
+            }
         }
     }
 }
