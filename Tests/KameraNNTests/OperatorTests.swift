@@ -159,21 +159,24 @@ struct OperatorTests {
 
     /// A residual block's end: a 1×1 convolution, the ADD of the skip connection, a PRELU. The
     /// three run as one step (the convolution adds the skip in its epilogue), with the values
-    /// of the three apart; channel counts that fill two blocks, one block and part of one.
-    @Test("Fusion: a 1×1 CONV_2D, the ADD of a skip connection and a PRELU run as one step", arguments: [40, 16, 7])
-    func residualAddFused(channels: Int) throws {
-        var seed: UInt64 = UInt64(channels)
-        let input = Tensor3.random(9, 7, 12, seed: &seed), skip = Tensor3.random(9, 7, channels, seed: &seed)
+    /// of the three apart; channel counts that fill two blocks, one block and part of one, and
+    /// rows for more than one of the GEMM's panels (192 rows).
+    @Test(
+        "Fusion: a 1×1 CONV_2D, the ADD of a skip connection and a PRELU run as one step",
+        arguments: [(40, 9), (16, 9), (7, 9), (40, 30)])
+    func residualAddFused(channels: Int, height: Int) throws {
+        var seed: UInt64 = UInt64(channels + height)
+        let input = Tensor3.random(height, 7, 12, seed: &seed), skip = Tensor3.random(height, 7, channels, seed: &seed)
         let filter = randomValues(channels * 12, seed: &seed), bias = randomValues(channels, seed: &seed)
         let alpha = randomValues(channels, seed: &seed)
         let conv = referenceConv(input, filter: filter, bias: bias, oc: channels, kh: 1, kw: 1, stride: 1, same: false, activation: .none)
         let sum = zip(conv.values, skip.values).map { $0 + $1 }
         let expected = sum.indices.map { sum[$0] < 0 ? sum[$0] * alpha[$0 % channels] : sum[$0] }
         var g = OneOpGraph()
-        let x = g.tensor([1, 9, 7, 12]), s = g.tensor([1, 9, 7, channels])
+        let x = g.tensor([1, height, 7, 12]), s = g.tensor([1, height, 7, channels])
         let f = g.tensor([channels, 1, 1, 12], floats: filter), b = g.tensor([channels], floats: bias)
-        let mid = g.tensor([1, 9, 7, channels]), added = g.tensor([1, 9, 7, channels])
-        let al = g.tensor([channels], floats: alpha), y = g.tensor([1, 9, 7, channels])
+        let mid = g.tensor([1, height, 7, channels]), added = g.tensor([1, height, 7, channels])
+        let al = g.tensor([channels], floats: alpha), y = g.tensor([1, height, 7, channels])
         let ops: [any GraphOperator] = [
             Conv2DOperator(input: x, filter: f, bias: b, output: mid, window: Window(), activation: .none),
             AddOperator(s, mid, output: added, activation: .none),
@@ -188,7 +191,7 @@ struct OperatorTests {
         }
         // The convolution's result also read elsewhere: it is kept, and the ADD (with the
         // PRELU in its epilogue) runs apart.
-        let doubled = g.tensor([1, 9, 7, channels])
+        let doubled = g.tensor([1, height, 7, channels])
         let shared = ops + [AddOperator(mid, mid, output: doubled, activation: .none)]
         let sharedGraph = ModelGraph(tensors: g.tensors, operations: shared, inputs: [x, s], outputs: [y, doubled])
         #expect(try NeuralNetwork(graph: sharedGraph, name: "shared").stepCount == 3)
