@@ -21,16 +21,28 @@ static inline __attribute__((always_inline)) void tile_rows(const float *a, size
     *a5 = count > 5 ? *a4 + a_stride : last;
 }
 
-// A partial block reads whole 16 lanes: past a row's last channel lie the next row's values
-// or the slack every arena tensor has behind it (MemoryPlan), and those lanes are not stored.
-#define RESIDUAL(c, p) (residual ? (c) + load16(residual + ((p) - out)) : (c))
+// The accumulator `c` of row `row`, column block `blk`, plus the residual there. The residual
+// has `residual_channels` values a row: as many as the output, or fewer where the skip
+// connection's channels were padded with zeros (BlazeFace), which add nothing. A partial block
+// loads whole 16 lanes (past a row's last value lie the next row's or the slack every arena
+// tensor has behind it, MemoryPlan) and zeroes those past the residual's channels.
+static const v16 lane_index = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+#define residual_block(p, m) ({                                            \
+        v16 t_ = load16(p); size_t m_ = (m);                               \
+        m_ >= KNN_BLOCK ? t_ : (lane_index < splat(m_) ? t_ : splat(0));   \
+    })
+#define RESIDUAL(c, row, blk)                                                                  \
+    (residual && (size_t)(blk) * KNN_BLOCK < residual_channels                                  \
+         ? (c) + residual_block(residual + (row) * residual_channels + (size_t)(blk) * KNN_BLOCK, \
+                                residual_channels - (size_t)(blk) * KNN_BLOCK)                   \
+         : (c))
 
 // Rows [0, rows) for every column block, with or without a residual: inlined into each entry
 // point, so the one without keeps no trace of it.
 static inline __attribute__((always_inline)) void gemm_panel(const float *a, size_t rows, size_t k, size_t a_stride,
                                                              const float *packed, const float *bias, size_t n,
                                                              float *out, size_t out_stride, const float *residual,
-                                                             knn_activation act) {
+                                                             size_t residual_channels, knn_activation act) {
     size_t blocks = (n + KNN_BLOCK - 1) / KNN_BLOCK;
     size_t b = 0;
     // Two column blocks per tile (12 accumulators) only where they fit in registers: 12
@@ -59,23 +71,23 @@ static inline __attribute__((always_inline)) void gemm_panel(const float *a, siz
                 s = splat(a5[i]); c50 += s * x0; c51 += s * x1;
             }
             float *o = out + r * out_stride + b * KNN_BLOCK;
-            store16(o, activate(RESIDUAL(c00, o), act, b));
-            store_n(o + KNN_BLOCK, activate(RESIDUAL(c01, o + KNN_BLOCK), act, b + 1), n1); o += out_stride;
+            store16(o, activate(RESIDUAL(c00, r + 0, b), act, b));
+            store_n(o + KNN_BLOCK, activate(RESIDUAL(c01, r + 0, b + 1), act, b + 1), n1); o += out_stride;
             if (count < 2) continue;
-            store16(o, activate(RESIDUAL(c10, o), act, b));
-            store_n(o + KNN_BLOCK, activate(RESIDUAL(c11, o + KNN_BLOCK), act, b + 1), n1); o += out_stride;
+            store16(o, activate(RESIDUAL(c10, r + 1, b), act, b));
+            store_n(o + KNN_BLOCK, activate(RESIDUAL(c11, r + 1, b + 1), act, b + 1), n1); o += out_stride;
             if (count < 3) continue;
-            store16(o, activate(RESIDUAL(c20, o), act, b));
-            store_n(o + KNN_BLOCK, activate(RESIDUAL(c21, o + KNN_BLOCK), act, b + 1), n1); o += out_stride;
+            store16(o, activate(RESIDUAL(c20, r + 2, b), act, b));
+            store_n(o + KNN_BLOCK, activate(RESIDUAL(c21, r + 2, b + 1), act, b + 1), n1); o += out_stride;
             if (count < 4) continue;
-            store16(o, activate(RESIDUAL(c30, o), act, b));
-            store_n(o + KNN_BLOCK, activate(RESIDUAL(c31, o + KNN_BLOCK), act, b + 1), n1); o += out_stride;
+            store16(o, activate(RESIDUAL(c30, r + 3, b), act, b));
+            store_n(o + KNN_BLOCK, activate(RESIDUAL(c31, r + 3, b + 1), act, b + 1), n1); o += out_stride;
             if (count < 5) continue;
-            store16(o, activate(RESIDUAL(c40, o), act, b));
-            store_n(o + KNN_BLOCK, activate(RESIDUAL(c41, o + KNN_BLOCK), act, b + 1), n1); o += out_stride;
+            store16(o, activate(RESIDUAL(c40, r + 4, b), act, b));
+            store_n(o + KNN_BLOCK, activate(RESIDUAL(c41, r + 4, b + 1), act, b + 1), n1); o += out_stride;
             if (count < 6) continue;
-            store16(o, activate(RESIDUAL(c50, o), act, b));
-            store_n(o + KNN_BLOCK, activate(RESIDUAL(c51, o + KNN_BLOCK), act, b + 1), n1);
+            store16(o, activate(RESIDUAL(c50, r + 5, b), act, b));
+            store_n(o + KNN_BLOCK, activate(RESIDUAL(c51, r + 5, b + 1), act, b + 1), n1);
         }
     }
     for (; b < blocks; b++) {
@@ -93,17 +105,17 @@ static inline __attribute__((always_inline)) void gemm_panel(const float *a, siz
                 c3 += splat(a3[i]) * x0; c4 += splat(a4[i]) * x0; c5 += splat(a5[i]) * x0;
             }
             float *o = out + r * out_stride + b * KNN_BLOCK;
-            store_n(o, activate(RESIDUAL(c0, o), act, b), n0); o += out_stride;
+            store_n(o, activate(RESIDUAL(c0, r + 0, b), act, b), n0); o += out_stride;
             if (count < 2) continue;
-            store_n(o, activate(RESIDUAL(c1, o), act, b), n0); o += out_stride;
+            store_n(o, activate(RESIDUAL(c1, r + 1, b), act, b), n0); o += out_stride;
             if (count < 3) continue;
-            store_n(o, activate(RESIDUAL(c2, o), act, b), n0); o += out_stride;
+            store_n(o, activate(RESIDUAL(c2, r + 2, b), act, b), n0); o += out_stride;
             if (count < 4) continue;
-            store_n(o, activate(RESIDUAL(c3, o), act, b), n0); o += out_stride;
+            store_n(o, activate(RESIDUAL(c3, r + 3, b), act, b), n0); o += out_stride;
             if (count < 5) continue;
-            store_n(o, activate(RESIDUAL(c4, o), act, b), n0); o += out_stride;
+            store_n(o, activate(RESIDUAL(c4, r + 4, b), act, b), n0); o += out_stride;
             if (count < 6) continue;
-            store_n(o, activate(RESIDUAL(c5, o), act, b), n0);
+            store_n(o, activate(RESIDUAL(c5, r + 5, b), act, b), n0);
         }
     }
 }
@@ -117,11 +129,12 @@ static inline __attribute__((always_inline)) void gemm_panel(const float *a, siz
 
 static inline __attribute__((always_inline)) void gemm(const float *a, size_t rows, size_t k, size_t a_stride,
                                                        const float *packed, const float *bias, size_t n, float *out,
-                                                       size_t out_stride, const float *residual, knn_activation act) {
+                                                       size_t out_stride, const float *residual, size_t residual_channels,
+                                                       knn_activation act) {
     for (size_t r = 0; r < rows; r += PANEL_ROWS) {
         size_t count = rows - r < PANEL_ROWS ? rows - r : PANEL_ROWS;
         gemm_panel(a + r * a_stride, count, k, a_stride, packed, bias, n, out + r * out_stride, out_stride,
-                   residual ? residual + r * out_stride : residual, act);
+                   residual ? residual + r * residual_channels : residual, residual_channels, act);
     }
 }
 
@@ -129,12 +142,13 @@ KNN_MULTIVERSION
 void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
               const float *packed, const float *bias, size_t n,
               float *out, size_t out_stride, knn_activation act) {
-    gemm(a, rows, k, a_stride, packed, bias, n, out, out_stride, 0, act);
+    gemm(a, rows, k, a_stride, packed, bias, n, out, out_stride, 0, 0, act);
 }
 
 KNN_MULTIVERSION
 void knn_gemm_residual(const float *a, size_t rows, size_t k, size_t a_stride,
                        const float *packed, const float *bias, size_t n,
-                       float *out, size_t out_stride, const float *residual, knn_activation act) {
-    gemm(a, rows, k, a_stride, packed, bias, n, out, out_stride, residual, act);
+                       float *out, size_t out_stride, const float *residual, size_t residual_channels,
+                       knn_activation act) {
+    gemm(a, rows, k, a_stride, packed, bias, n, out, out_stride, residual, residual_channels, act);
 }

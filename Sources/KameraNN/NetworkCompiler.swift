@@ -77,8 +77,9 @@ struct NetworkCompiler {
     /// it alone reads: the convolution adds the other operand in its epilogue and takes the
     /// ADD's activation and output, so the sum is written once and never read back (residual
     /// blocks end so in every MediaPipe model: their ADDs were 5–11 % of the face detector's,
-    /// palm detector's and person mask's time). The fused step runs where the ADD ran, when
-    /// both operands exist; nothing between read the convolution's result.
+    /// palm detector's and landmark models' time). The fused step runs where the ADD ran, when
+    /// both operands exist; nothing between read the convolution's result. A PAD that widened
+    /// the skip connection with zero channels, read by the ADD alone, goes too.
     private func absorbingResidualAdds(_ ops: [any GraphOperator]) -> [any GraphOperator] {
         var readers: [Int: Int] = [:]
         for op in ops { for t in op.inputs { readers[t, default: 0] += 1 } }
@@ -89,9 +90,20 @@ struct NetworkCompiler {
                 let addIndex = ops.indices.first(where: { $0 > index && ops[$0].inputs.contains(convolution.output) }),
                 let add = ops[addIndex] as? AddOperator, add.a != add.b
             else { continue }
-            let skip = add.a == convolution.output ? add.b : add.a
+            var skip = add.a == convolution.output ? add.b : add.a
             let shape = tensors[convolution.output].shape
             guard tensors[skip].shape == shape, tensors[add.output].shape == shape, tensors[skip].floats == nil else { continue }
+            // A skip connection widened by zero channels at the end (BlazeFace's blocks that
+            // add channels): the convolution reads the narrower tensor and adds nothing past it.
+            if readers[skip] == 1, !outputs.contains(skip),
+                let padIndex = ops.indices.last(where: { $0 < addIndex && ops[$0].output == skip }),
+                let pad = ops[padIndex] as? PadOperator, result[padIndex] != nil,
+                let p = tensors[pad.paddings].ints, p.count == 8, p.dropLast().allSatisfy({ $0 == 0 }), p[7] > 0,
+                tensors[pad.input].shape.count == 4
+            {
+                result[padIndex] = nil
+                skip = pad.input
+            }
             convolution.residual = skip
             convolution.output = add.output
             convolution.activation = add.activation

@@ -200,6 +200,40 @@ struct OperatorTests {
             "conv 1x1 read twice")
     }
 
+    /// BlazeFace's blocks that add channels: the skip connection is padded with zero channels
+    /// before the ADD. The PAD goes too; the convolution reads the narrower tensor, and its
+    /// columns past it add nothing. Skips ending inside a column block and on one's edge.
+    @Test("Fusion: a skip connection widened by zero channels is added without its PAD", arguments: [28, 16, 3])
+    func channelPaddedResidualFused(skipChannels: Int) throws {
+        var seed: UInt64 = UInt64(skipChannels) + 100
+        let (channels, height) = (40, 30)
+        let input = Tensor3.random(height, 7, 12, seed: &seed), skip = Tensor3.random(height, 7, skipChannels, seed: &seed)
+        let filter = randomValues(channels * 12, seed: &seed), bias = randomValues(channels, seed: &seed)
+        let conv = referenceConv(input, filter: filter, bias: bias, oc: channels, kh: 1, kw: 1, stride: 1, same: false, activation: .none)
+        let expected = conv.values.indices.map { i in
+            let (pixel, k) = (i / channels, i % channels)
+            return max(0, conv.values[i] + (k < skipChannels ? skip.values[pixel * skipChannels + k] : 0))
+        }
+        var g = OneOpGraph()
+        let x = g.tensor([1, height, 7, 12]), s = g.tensor([1, height, 7, skipChannels])
+        let p = g.tensor([4, 2], ints: [0, 0, 0, 0, 0, 0, 0, Int32(channels - skipChannels)])
+        let wide = g.tensor([1, height, 7, channels])
+        let f = g.tensor([channels, 1, 1, 12], floats: filter), b = g.tensor([channels], floats: bias)
+        let mid = g.tensor([1, height, 7, channels]), y = g.tensor([1, height, 7, channels])
+        let ops: [any GraphOperator] = [
+            PadOperator(input: s, paddings: p, output: wide),
+            Conv2DOperator(input: x, filter: f, bias: b, output: mid, window: Window(), activation: .none),
+            AddOperator(mid, wide, output: y, activation: .relu),
+        ]
+        let graph = ModelGraph(tensors: g.tensors, operations: ops, inputs: [x, s], outputs: [y])
+        #expect(try NeuralNetwork(graph: graph, name: "widened").stepCount == 1)
+        for threads in [1, 2] {
+            expectClose(
+                try g.run(ops, inputs: [(x, input.values), (s, skip.values)], output: y, threads: threads), expected,
+                "conv 1x1 + padded skip, \(skipChannels) of \(channels) channels")
+        }
+    }
+
     @Test("MAX_POOL_2D 2×2 stride 2 (VALID, SAME with odd sizes) and 3×3 stride 1", arguments: [(2, 2, false), (2, 2, true), (3, 1, true)])
     func maxPool(size: Int, stride: Int, same: Bool) throws {
         var seed: UInt64 = UInt64(size * 3 + stride)

@@ -39,12 +39,14 @@ void knn_gemm(const float *a, size_t rows, size_t k, size_t a_stride,
               const float *packed, const float *bias, size_t n,
               float *out, size_t out_stride, knn_activation act);
 
-/// As knn_gemm, with a residual added before the activation: out[r, n] = act(bias[n] +
-/// Σk a[r, k] · w[k, n] + residual[r, n]), `residual` laid out as `out` (a 1×1 convolution
-/// and the ADD of a skip connection after it, in one pass over memory).
+/// As knn_gemm, with a residual added before the activation: out[r, j] = act(bias[j] +
+/// Σk a[r, k] · w[k, j] + residual[r, j]) (a 1×1 convolution and the ADD of a skip connection
+/// after it, in one pass over memory). `residual` has `residual_channels` ≤ n values a row;
+/// columns past them add nothing (a skip connection's channels padded with zeros).
 void knn_gemm_residual(const float *a, size_t rows, size_t k, size_t a_stride,
                        const float *packed, const float *bias, size_t n,
-                       float *out, size_t out_stride, const float *residual, knn_activation act);
+                       float *out, size_t out_stride, const float *residual, size_t residual_channels,
+                       knn_activation act);
 
 /// The most taps (kh·kw) knn_conv_indirect takes: 9×9.
 #define KNN_INDIRECT_MAX_TAPS 81

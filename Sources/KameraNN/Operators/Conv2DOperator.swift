@@ -11,8 +11,9 @@ struct Conv2DOperator: ActivationFusing, PaddingAbsorbing {
     var output: Int
     var window: Window
     var activation: FusedActivation
-    /// A tensor of the output's shape added before the activation: the ADD of a skip
-    /// connection that read this convolution's result, absorbed (`NetworkCompiler`; 1×1 only).
+    /// A tensor added before the activation: the ADD of a skip connection that read this
+    /// convolution's result, absorbed (`NetworkCompiler`; 1×1 only). The output's shape, or
+    /// fewer channels where the skip connection's were padded with zeros (the PAD absorbed too).
     var residual: Int?
 
     init(input: Int, filter: Int, bias: Int?, output: Int, window: Window, activation: FusedActivation) {
@@ -54,17 +55,19 @@ struct Conv2DOperator: ActivationFusing, PaddingAbsorbing {
         if kh == 1, kw == 1, window.strideH == 1, window.strideW == 1, geometry.padTop == 0, geometry.padLeft == 0,
             geometry.outputHeight == geometry.inputHeight, geometry.outputWidth == geometry.inputWidth
         {
-            var residualOffset: Int?
+            var residualOffset: Int?, residualChannels = 0
             if let residual {
-                guard planner.tensors[residual].shape == planner.tensors[output].shape else {
-                    throw planner.fail("CONV_2D residual \(planner.tensors[residual].shape) is not the output's shape")
+                let (r, o) = (planner.tensors[residual].shape, planner.tensors[output].shape)
+                guard r.count == o.count, r.dropLast() == o.dropLast(), let rc = r.last, rc >= 1, rc <= oc else {
+                    throw planner.fail("CONV_2D residual \(r) does not fit the output \(o)")
                 }
-                residualOffset = planner.arena(residual)
+                (residualOffset, residualChannels) = (planner.arena(residual), rc)
             }
             return PointwiseConvolutionKernel(
                 input: geometry.input, rows: geometry.inputHeight * geometry.inputWidth,
                 inputChannels: ic, weights: weightOffset, bias: biasOffset,
-                outputChannels: oc, output: geometry.output, residual: residualOffset, activation: epilogue)
+                outputChannels: oc, output: geometry.output, residual: residualOffset, residualChannels: residualChannels,
+                activation: epilogue)
         }
         guard residual == nil else { throw planner.fail("CONV_2D takes a residual only as a 1×1 stride-1 convolution") }
         guard kh * kw <= Int(KNN_INDIRECT_MAX_TAPS) else {
@@ -81,8 +84,9 @@ struct Conv2DOperator: ActivationFusing, PaddingAbsorbing {
 /// 1×1 stride-1 convolution: a GEMM over all pixels, rows split across threads.
 struct PointwiseConvolutionKernel: PlannedKernel {
     var input: Int, rows: Int, inputChannels: Int, weights: Int, bias: Int, outputChannels: Int, output: Int
-    /// Where the residual added before the activation lies, laid out as the output.
+    /// Where the residual added before the activation lies, `residualChannels` values a row.
     var residual: Int?
+    var residualChannels = 0
     var activation: PlannedActivation
     var kernelName: String { residual == nil ? "conv 1x1" : "conv 1x1 + add" }
 
@@ -92,7 +96,8 @@ struct PointwiseConvolutionKernel: PlannedKernel {
         context.parallelRows(rows, minimumPerThread: 64) { r0, r1 in
             let (a, w, b) = (context.arena + input + r0 * k, context.weights + weights, context.weights + bias)
             if let residual {
-                knn_gemm_residual(a, r1 - r0, k, k, w, b, n, context.arena + output + r0 * n, n, context.arena + residual + r0 * n, act)
+                let (rc, out) = (residualChannels, context.arena + output + r0 * n)
+                knn_gemm_residual(a, r1 - r0, k, k, w, b, n, out, n, context.arena + residual + r0 * rc, rc, act)
             } else {
                 knn_gemm(a, r1 - r0, k, k, w, b, n, context.arena + output + r0 * n, n, act)
             }
