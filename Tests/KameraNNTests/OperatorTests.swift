@@ -27,6 +27,18 @@ struct OneOpGraph {
         session.invoke()
         return Array(session.output(0))
     }
+
+    /// Expects `operations` to compile into a single step (the fusions) that gives `expected`
+    /// on one thread and on two.
+    func expectOneStep(
+        _ operations: [any GraphOperator], inputs: [(Int, [Float])], output: Int, expected: [Float], _ label: String
+    ) throws {
+        let graph = ModelGraph(tensors: tensors, operations: operations, inputs: inputs.map(\.0), outputs: [output])
+        #expect(try NeuralNetwork(graph: graph, name: label).stepCount == 1, "\(label)")
+        for threads in [1, 2] {
+            expectClose(try run(operations, inputs: inputs, output: output, threads: threads), expected, label)
+        }
+    }
 }
 
 func expectClose(_ a: [Float], _ b: [Float], tolerance: Float = 1e-4, _ label: String) {
@@ -182,13 +194,9 @@ struct OperatorTests {
             AddOperator(s, mid, output: added, activation: .none),
             PReluOperator(input: added, alpha: al, output: y),
         ]
-        let graph = ModelGraph(tensors: g.tensors, operations: ops, inputs: [x, s], outputs: [y])
-        #expect(try NeuralNetwork(graph: graph, name: "residual").stepCount == 1)
-        for threads in [1, 2] {
-            expectClose(
-                try g.run(ops, inputs: [(x, input.values), (s, skip.values)], output: y, threads: threads), expected,
-                "conv 1x1 + add + prelu, \(channels) channels")
-        }
+        try g.expectOneStep(
+            ops, inputs: [(x, input.values), (s, skip.values)], output: y, expected: expected,
+            "conv 1x1 + add + prelu, \(channels) channels")
         // The convolution's result also read elsewhere: it is kept, and the ADD (with the
         // PRELU in its epilogue) runs apart.
         let doubled = g.tensor([1, height, 7, channels])
@@ -225,13 +233,9 @@ struct OperatorTests {
             Conv2DOperator(input: x, filter: f, bias: b, output: mid, window: Window(), activation: .none),
             AddOperator(mid, wide, output: y, activation: .relu),
         ]
-        let graph = ModelGraph(tensors: g.tensors, operations: ops, inputs: [x, s], outputs: [y])
-        #expect(try NeuralNetwork(graph: graph, name: "widened").stepCount == 1)
-        for threads in [1, 2] {
-            expectClose(
-                try g.run(ops, inputs: [(x, input.values), (s, skip.values)], output: y, threads: threads), expected,
-                "conv 1x1 + padded skip, \(skipChannels) of \(channels) channels")
-        }
+        try g.expectOneStep(
+            ops, inputs: [(x, input.values), (s, skip.values)], output: y, expected: expected,
+            "conv 1x1 + padded skip, \(skipChannels) of \(channels) channels")
     }
 
     @Test("MAX_POOL_2D 2×2 stride 2 (VALID, SAME with odd sizes) and 3×3 stride 1", arguments: [(2, 2, false), (2, 2, true), (3, 1, true)])
@@ -321,14 +325,9 @@ struct OperatorTests {
             depthwise
             ? DepthwiseConv2DOperator(input: mid, filter: f, bias: b, output: y, window: window, depthMultiplier: 1, activation: .relu)
             : Conv2DOperator(input: mid, filter: f, bias: b, output: y, window: window, activation: .relu)
-        let ops: [any GraphOperator] = [PadOperator(input: x, paddings: p, output: mid), convolution]
-        let graph = ModelGraph(tensors: g.tensors, operations: ops, inputs: [x], outputs: [y])
-        #expect(try NeuralNetwork(graph: graph, name: "padded").stepCount == 1)
-        for threads in [1, 2] {
-            expectClose(
-                try g.run(ops, inputs: [(x, input.values)], output: y, threads: threads), expected.values,
-                "pad + \(depthwise ? "depthwise" : "conv") \(kernel)x\(kernel)/\(stride)")
-        }
+        try g.expectOneStep(
+            [PadOperator(input: x, paddings: p, output: mid), convolution], inputs: [(x, input.values)], output: y,
+            expected: expected.values, "pad + \(depthwise ? "depthwise" : "conv") \(kernel)x\(kernel)/\(stride)")
     }
 
     @Test("A PAD of channels, or one whose result is read twice, stays a step of its own")

@@ -46,7 +46,7 @@ enum AddOnSearch {
         // Most codes carry no add-on: a read is spent only where bars go on beyond the end.
         // The scan line is the row zxing-cpp read along, not necessarily square to the bars
         // (a turned, sheared code is read along a slant): the look beyond fans out ±20°.
-        let module = length / Double(modules(observation.symbology))
+        let module = length / Double(GTINConfirmation.modules(of: observation.symbology))
         let contrast = ScanLineProfile(gray, from: start, to: end, step: module / 3, across: 2).contrast
         let from = PixelPoint(x: end.x + unit.x * module * 3, y: end.y + unit.y * module * 3)
         let edgesBeyond = stride(from: -20.0, through: 20.0, by: 5.0).map { degrees -> Int in
@@ -79,15 +79,6 @@ enum AddOnSearch {
     /// EAN-2, the shorter one, has six bars (guard 1011, two digits of two bars, with 01
     /// between) and so about eleven turns; blur merging a few leaves at least eight.
     static let minimumAddOnEdges = 8
-
-    /// Modules from the start guard to the end guard.
-    private static func modules(_ symbology: BarcodeSymbology) -> Int {
-        switch symbology {
-        case .ean8: 67
-        case .upce: 51
-        default: 95
-        }
-    }
 
     private static func midpoint(_ a: PixelPoint, _ b: PixelPoint) -> PixelPoint {
         PixelPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)

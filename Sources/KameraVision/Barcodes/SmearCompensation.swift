@@ -16,12 +16,14 @@ enum SmearCompensation {
         for i in 0..<(line.count + 2 * half) {
             sums[i + 1] = sums[i] + Int(line[min(line.count - 1, max(0, i - half))])
         }
-        return line.indices.map { i in
-            // 2·v − mean, in whole numbers: (2·length·v − sum) / length, rounded.
-            let scaled = 2 * length * Int(line[i]) - (sums[i + length] - sums[i])
-            let value = (scaled + (scaled >= 0 ? length / 2 : -(length / 2))) / length
-            return UInt8(max(0, min(255, value)))
-        }
+        return line.indices.map { i in compensated(line[i], windowSum: sums[i + length] - sums[i], length: length) }
+    }
+
+    /// 2·v − mean in whole numbers, (2·length·v − sum) / length rounded, clamped to 0…255.
+    private static func compensated(_ value: UInt8, windowSum: Int, length: Int) -> UInt8 {
+        let scaled = 2 * length * Int(value) - windowSum
+        let rounded = (scaled + (scaled >= 0 ? length / 2 : -(length / 2))) / length
+        return UInt8(max(0, min(255, rounded)))
     }
 
     /// A gray image sharpened so along its rows and then along its columns: codes smeared
@@ -51,11 +53,7 @@ enum SmearCompensation {
                 }
                 for y in 0..<height {
                     let r = y * stride
-                    for x in 0..<width {
-                        let scaled = 2 * length * Int(source[r + x]) - sums[x]
-                        let value = (scaled + (scaled >= 0 ? length / 2 : -(length / 2))) / length
-                        target[r + x] = UInt8(max(0, min(255, value)))
-                    }
+                    for x in 0..<width { target[r + x] = compensated(source[r + x], windowSum: sums[x], length: length) }
                     // The window moves down a row: the row leaving it out, the row entering it in.
                     let (leaving, entering) = (row(y - half), row(y + half + 1))
                     for x in 0..<width { sums[x] += Int(source[entering + x]) - Int(source[leaving + x]) }
