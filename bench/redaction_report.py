@@ -1,12 +1,15 @@
 """Compares redacted clips with their inputs against the faces' truth (redaction-dataset):
 how often a visible face was left uncovered, how much of the picture away from faces was
 changed, and each tool's frames per second (timed by bench/redaction.sh).
+REDACTION_DETAIL=1 also lists each uncovered face (clip, frame, which of the clip's faces, its
+box) and each clip's share changed away, for the sets being studied, never the held-out ones.
 
 A face counts as visible on a frame when at least a quarter of its inner box (the central
 70 %: eyes, nose, mouth) is inside the frame and not behind the covering object; it counts as
 covered when those visible pixels changed by at least 12 levels on average (a blur or fill of
 a face changes them by 30–80; re-encoding alone by 1–3)."""
 import json
+import os
 import subprocess
 import sys
 
@@ -37,6 +40,10 @@ def visible_mask(face, occluders, width, height):
     return mask, mask.sum() / inner
 
 
+DETAIL = os.environ.get("REDACTION_DETAIL") == "1"
+FACE_ROLES = ["crossing", "approaching", "far"]
+
+
 def score(truth, directory, suffix):
     uncovered = visible = bad_frames = total_frames = 0
     away_changed = away_total = 0
@@ -47,12 +54,13 @@ def score(truth, directory, suffix):
         count = min(len(source), len(output), len(clip["frames"]))
         if len(output) != len(source):
             print(f"  note: {suffix} wrote {len(output)} frames of {len(source)} for {clip['file']}", file=sys.stderr)
+        clip_away_changed = clip_away_total = 0
         for i in range(count):
             difference = np.abs(output[i] - source[i]).mean(axis=2)
             truth_frame = clip["frames"][i]
             frame_bad = False
             near = np.zeros((height, width), bool)
-            for face in truth_frame["faces"]:
+            for index, face in enumerate(truth_frame["faces"]):
                 mask, share = visible_mask(face, truth_frame["occluders"], width, height)
                 x0, y0 = int(max(0, face["x"] - 0.4 * face["width"])), int(max(0, face["y"] - 0.5 * face["height"]))
                 x1 = int(min(width, face["x"] + 1.4 * face["width"]))
@@ -65,13 +73,23 @@ def score(truth, directory, suffix):
                 if difference[mask].mean() < 12:
                     uncovered += 1
                     frame_bad = True
+                    if DETAIL and suffix == "kamera":
+                        role = FACE_ROLES[index] if index < len(FACE_ROLES) else str(index)
+                        print(f"  uncovered: {clip['file']} frame {i} {role} face"
+                              f" [{face['x']:.0f}, {face['y']:.0f}, {face['width']:.0f}, {face['height']:.0f}]"
+                              f" visible {share:.2f} changed {difference[mask].mean():.1f}", file=sys.stderr)
             for o in truth_frame["occluders"]:
                 near[int(max(0, o["y"])):int(max(0, o["y"] + o["height"])), int(max(0, o["x"])):int(max(0, o["x"] + o["width"]))] = True
             away = ~near
             away_total += away.sum()
             away_changed += (difference[away] > 10).sum()
+            clip_away_total += away.sum()
+            clip_away_changed += (difference[away] > 10).sum()
             bad_frames += frame_bad
             total_frames += 1
+        if DETAIL:
+            print(f"  {suffix} {clip['file']}: changed away {100 * clip_away_changed / max(1, clip_away_total):.2f} %",
+                  file=sys.stderr)
     return {
         "visible": visible, "uncovered": uncovered, "frames": total_frames, "badFrames": bad_frames,
         "awayChanged": away_changed / max(1, away_total),

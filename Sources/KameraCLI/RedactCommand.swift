@@ -12,11 +12,12 @@ struct RedactCommand: ParsableCommand {
         discussion: """
             A video is read ahead: each face, code or line is tracked, covered on the frames between its sightings, \
             --lead seconds before it is first seen and --hold seconds after it was last seen — a face the detector \
-            misses for a frame is still covered. The output is H.264 (.mp4, .m4v, .mov) with the input's sound copied \
+            misses for a frame is still covered. A face the detector loses is followed by its look (--follow), and \
+            coasts along its pace while it passes behind another face; following only ever adds cover. The output is H.264 (.mp4, .m4v, .mov) with the input's sound copied \
             untouched and its rotation kept; a photo output (.jpg, .png, .webp) carries no metadata (no location). \
             The output appears under its name only when complete: Ctrl-C or an error leaves nothing there. \
             --audit writes one JSON line per frame: {"frame":…,"t":…,"areas":[{"kind":"face","track":…,\
-            "source":"detected|interpolated|held|ahead","box":{…}}]}.
+            "source":"detected|followed|interpolated|held|ahead","box":{…}}]}.
             """)
 
     @Argument(help: "A photo (JPEG, PNG, WebP) or a video (anything FFmpeg reads); - reads a video from standard input.")

@@ -23,6 +23,13 @@ public struct FaceScene: Sendable {
         return (photo.cropped(to: crop), PixelRect(x: 40, y: 40, width: 92, height: 92))
     }
 
+    /// The cameraman's head cut from scikit-image's camera.png (grey, three-quarter profile
+    /// behind his camera), and where his face is in the cut (hand-labelled).
+    public static func cameramanHead() throws -> (image: PixelBuffer, face: PixelRect) {
+        let photo = try SampleMedia.photo("camera.png").pixelBuffer.converted(to: .rgb8)
+        return (photo.cropped(to: PixelRect(x: 150, y: 70, width: 150, height: 170)), PixelRect(x: 41, y: 54, width: 65, height: 65))
+    }
+
     public private(set) var composer: SceneComposer
     public private(set) var faces: [PlacedFace] = []
 

@@ -70,6 +70,30 @@ import Testing
         timeline.recordFollowed(.ellipse(PixelRect(x: 0, y: 0, width: 9, height: 9)), track: 99, at: 0.6)
         #expect(timeline.trackCount == 2)
     }
+
+    @Test func aFollowerGoneAstrayDoesNotTakeAwayTheHoldOfItsDetections() throws {
+        func followed(_ xs: [Double]) throws -> RedactionTimeline {
+            var timeline = try RedactionTimeline(lead: 0, hold: 0.5)
+            // Detected moving right at 200 px/s, then followed by its look.
+            timeline.record([face(100)], at: 0)
+            timeline.record([face(120)], at: 0.1)
+            for (step, x) in xs.enumerated() {
+                timeline.recordFollowed(.ellipse(PixelRect(x: x, y: 100, width: 50, height: 50)), track: 1, at: 0.2 + 0.1 * Double(step))
+            }
+            return timeline
+        }
+        // Followed backwards onto the background: covered there and where the detections' path
+        // puts it, 200 px/s on for 0.2 s and grown by half of those 40 px on each side.
+        let astray = try followed([60, 20])
+        let regions = astray.regions(at: 0.3)
+        #expect(regions.map(\.source) == [.followed, .held])
+        #expect(regions.allSatisfy { $0.trackID == 1 })
+        #expect(abs(regions[1].shape.bounds.x - 140) < 1e-6 && abs(regions[1].shape.bounds.width - 90) < 1e-6, "\(regions[1].shape.bounds)")
+        // The detections' hold ends 0.5 s after the last one; the follower's own goes on.
+        #expect(astray.regions(at: 0.65).map(\.source) == [.held])
+        // A follower that keeps to the path adds nothing to it.
+        #expect(try followed([140, 160]).regions(at: 0.3).map(\.source) == [.followed])
+    }
 }
 
 @Suite(.tier(.models)) struct RedactionTests {
@@ -182,6 +206,60 @@ import Testing
             let truth = movie[frame.index].face
             #expect(region.shape.bounds.center.distance(to: truth.center) < truth.height / 3, "frame \(frame.index)")
         }
+    }
+
+    /// The cameraman's face (100 px) walking behind the astronaut's (130 px, standing still)
+    /// from outside the left edge to outside the right one in 2.5 s, at 640×360 and 30 fps;
+    /// each frame with the cameraman's face box and the astronaut's whole head cut (in front).
+    private func passingBehind() throws -> [(frame: PixelBuffer, face: PixelRect, front: PixelRect)] {
+        let (walker, stander) = (try FaceScene.cameramanHead(), try FaceScene.astronautHead())
+        return try (0..<75).map { i in
+            var scene = try FaceScene(background: "building.jpg", width: 640, height: 360)
+            let x = -50 + 750 * Double(i) / 74
+            scene.place(walker, faceCenter: PixelPoint(x: x, y: 165), faceSide: 100, degrees: 0)
+            scene.place(stander, faceCenter: PixelPoint(x: 330, y: 190), faceSide: 130, degrees: 0)
+            let cut = [PixelPoint(x: 0, y: 0), PixelPoint(x: Double(stander.image.width), y: Double(stander.image.height))]
+                .map { scene.faces[1].transform.apply($0) }
+            return (scene.image, PixelRect(x: x - 50, y: 115, width: 100, height: 100), PixelRect(enclosing: cut))
+        }
+    }
+
+    @Test func aFacePassingBehindAnotherIsCoveredWhereverItShows() throws {
+        let movie = try passingBehind()
+        // No lead (a live camera's): he must be followed out from behind her, not found again
+        // and covered back in time.
+        let redactor = try StreamRedactor(configuration: Redactor.Configuration(lead: 0))
+        var out: [RedactedFrame] = []
+        for (i, entry) in movie.enumerated() { out += try redactor.push(entry.frame, at: Double(i) / 30) }
+        out += redactor.finish()
+        #expect(out.count == movie.count)
+        // Without a lead nothing can be covered before the detector first finds him (entering
+        // at the left edge); from then on he must be.
+        var uncovered: [Int] = [], checked = 0, seen = false
+        for (entry, redacted) in zip(movie, out) {
+            // The part of the walker's face in the frame and not behind the astronaut's head,
+            // in columns (his face passes behind hers sideways); a quarter of it at least.
+            let inFrame =
+                entry.face.intersection(PixelRect(x: 0, y: 0, width: 640, height: 360)) ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+            let parts = [
+                PixelRect(
+                    x: inFrame.minX, y: inFrame.minY, width: max(0, min(inFrame.maxX, entry.front.minX) - inFrame.minX),
+                    height: inFrame.height),
+                PixelRect(
+                    x: max(inFrame.minX, entry.front.maxX), y: inFrame.minY,
+                    width: max(0, inFrame.maxX - max(inFrame.minX, entry.front.maxX)), height: inFrame.height),
+            ].filter { $0.width >= 1 }
+            let shown = parts.map(\.area).reduce(0, +)
+            guard shown >= 0.25 * entry.face.area else { continue }
+            checked += 1
+            let changed = parts.map { change(entry.frame, redacted.pixelBuffer, in: $0) * $0.area }.reduce(0, +) / shown
+            if changed > 12 { seen = true } else if seen { uncovered.append(redacted.index) }
+        }
+        // He shows on both sides of her, and is covered on every frame he shows.
+        #expect(checked > 40)
+        #expect(uncovered.isEmpty, "uncovered on frames \(uncovered)")
+        // Followed behind her and out again, he keeps one track.
+        #expect(redactor.trackCount == 2)
     }
 
     @Test func framesScannedByTheCallersOwnScannerAreCoveredAtOnce() throws {

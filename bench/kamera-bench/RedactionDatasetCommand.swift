@@ -37,11 +37,7 @@ struct RedactionDatasetCommand: ParsableCommand {
 
     /// A head photo and its face's box in it (hand-labelled: brows to chin, ear to ear).
     private static func heads() throws -> [(image: PixelBuffer, face: PixelRect)] {
-        let cameraman = try SampleMedia.photo("camera.png").pixelBuffer.converted(to: .rgb8)
-        return [
-            try FaceScene.astronautHead(),
-            (cameraman.cropped(to: PixelRect(x: 150, y: 70, width: 150, height: 170)), PixelRect(x: 41, y: 54, width: 65, height: 65)),
-        ]
+        [try FaceScene.astronautHead(), try FaceScene.cameramanHead()]
     }
 
     /// One face's path through a clip: where its centre is, its size, roll and yaw at time t.

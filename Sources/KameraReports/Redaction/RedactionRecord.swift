@@ -7,7 +7,9 @@ package struct RedactionRecord: Codable, Sendable, Equatable {
         package var kind: RedactionKind
         /// The same on every frame the same thing is covered.
         package var track: Int
-        /// detected, interpolated, held or ahead.
+        /// detected, followed (by its look), interpolated, held, ahead or mask. A followed
+        /// face can have two areas on a frame: where it was followed to, and where its
+        /// detections' path puts it (held or interpolated).
         package var source: RedactionRegion.Source
         /// Its bounds in pixels, top-left origin, padding included.
         package var box: RecordBox

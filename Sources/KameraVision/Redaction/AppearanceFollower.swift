@@ -10,6 +10,11 @@ import KameraCore
 /// few widths and heights (a turning face narrows), and the best place is taken when it still
 /// correlates well enough. The look is refreshed slowly from what is followed, so a gradual
 /// turn is kept up with, and from scratch at every detection.
+///
+/// Where the face is heading comes from its detections (the pace carried from one detection's
+/// follower to the next) and then from what is followed. A face whose next place lies on
+/// another detected face — passing behind or in front of another head — cannot be told apart
+/// from that head there, so it coasts along its pace until it comes out the other side.
 struct AppearanceFollower {
     /// Cells across and down the compared grid.
     static let cells = 16
@@ -36,25 +41,71 @@ struct AppearanceFollower {
     private var detectedSize: (width: Double, height: Double)
     /// The look followed: the box's grid of mean brightness.
     private var look: [Float]
-    /// Movement per followed frame (centre to centre), to search where the face is heading.
-    private var step = PixelPoint(x: 0, y: 0)
+    /// When `box` was found.
+    private var time: Double
+    /// Movement in pixels a second (centre to centre), to search where the face is heading.
+    private var velocity = PixelPoint(x: 0, y: 0)
+    /// Seconds of detections the pace is fitted over.
+    private static let paceWindow = 0.5
+    /// The detections of the last `paceWindow` seconds, oldest first: when and where (centre).
+    private var recentDetections: [(time: Double, center: PixelPoint)] = []
 
     /// Starts following a face detected at `box` on the frame `integral` was made of, at
-    /// `time`. Nil when the box holds no texture to follow (a flat patch cannot be told apart).
-    init?(box: PixelRect, in integral: LumaIntegral, at time: Double) {
+    /// `time`, keeping the pace of `previous` (the follower of the same face's earlier
+    /// detection, if any). Nil when the box holds no texture to follow (a flat patch cannot be
+    /// told apart).
+    init?(box: PixelRect, in integral: LumaIntegral, at time: Double, continuing previous: AppearanceFollower? = nil) {
         let look = Self.look(of: box, in: integral)
         guard box.width >= 4, box.height >= 4, Self.spread(look) >= 2 else { return nil }
-        (self.box, self.look, self.lastDetected) = (box, look, time)
+        (self.box, self.look, self.lastDetected, self.time) = (box, look, time, time)
         detectedSize = (box.width, box.height)
+        // The pace is fitted over the detections of the last half second: detected boxes
+        // jitter by more than a face moves in a frame.
+        recentDetections =
+            (previous?.recentDetections.filter { time - $0.time <= Self.paceWindow && $0.time < time } ?? []) + [(time, box.center)]
+        if let pace = Self.pace(recentDetections) { velocity = pace }
     }
 
-    /// Looks for the face on the next frame, away from `others` (faces detected on it: a face
-    /// looks like a face, and a follower must not jump onto its neighbour). Returns its box and
-    /// how well it matched, or nil when nothing around it looks like it any more (the follower
-    /// should then be dropped).
-    mutating func follow(in integral: LumaIntegral, avoiding others: [PixelRect] = []) -> (box: PixelRect, score: Float)? {
-        let predicted = box.center + step
+    /// The least-squares velocity of `points` (pixels a second); nil over less than a tenth of a
+    /// second.
+    private static func pace(_ points: [(time: Double, center: PixelPoint)]) -> PixelPoint? {
+        guard let first = points.first, let last = points.last, last.time - first.time >= 0.1 else { return nil }
+        let meanTime = points.map(\.time).reduce(0, +) / Double(points.count)
+        let meanX = points.map(\.center.x).reduce(0, +) / Double(points.count)
+        let meanY = points.map(\.center.y).reduce(0, +) / Double(points.count)
+        var (tt, tx, ty) = (0.0, 0.0, 0.0)
+        for point in points {
+            let dt = point.time - meanTime
+            (tt, tx, ty) = (tt + dt * dt, tx + dt * (point.center.x - meanX), ty + dt * (point.center.y - meanY))
+        }
+        return tt > 1e-12 ? PixelPoint(x: tx / tt, y: ty / tt) : nil
+    }
+
+    /// `velocity` held to a quarter of the face's side over `elapsed` seconds (one odd match
+    /// must not send the search flying).
+    private static func bounded(_ velocity: PixelPoint, side: Double, over elapsed: Double) -> PixelPoint {
+        let speed = velocity.distance(to: PixelPoint(x: 0, y: 0)) * elapsed
+        return speed > 0.25 * side ? velocity * (0.25 * side / speed) : velocity
+    }
+
+    /// Looks for the face on the frame at `time`, away from `others` (faces detected on it: a
+    /// face looks like a face, and a follower must not jump onto its neighbour). Returns its box
+    /// and how well it matched, or nil when nothing around it looks like it any more (the
+    /// follower should then be dropped). Where the face is heading lies on one of `others`, it
+    /// coasts there (score 0).
+    mutating func follow(in integral: LumaIntegral, at time: Double, avoiding others: [PixelRect] = []) -> (box: PixelRect, score: Float)? {
+        let elapsed = max(0, time - self.time)
         let side = max(box.width, box.height)
+        let predicted = box.center + Self.bounded(velocity, side: side, over: elapsed) * elapsed
+        let heading = PixelRect(x: predicted.x - box.width / 2, y: predicted.y - box.height / 2, width: box.width, height: box.height)
+        // Another face's head reaches about a quarter of its box beyond it on every side, and
+        // touching it by a tenth of this box is enough: the face is going behind (or in front
+        // of) it, and the search, kept off the neighbour, would settle on a lookalike beside it.
+        let heads = others.map { $0.expanded(dx: $0.width / 4, dy: $0.height / 4) }
+        if heads.contains(where: { $0.contains(predicted) || ($0.intersection(heading)?.area ?? 0) >= 0.1 * heading.area }) {
+            (box, self.time) = (heading, time)
+            return (heading, 0)
+        }
         func allowed(_ candidate: PixelRect) -> Bool {
             // A face leaving the frame is followed until it is more than half out.
             candidate.maxX > 0.5 * candidate.width && candidate.maxY > 0.5 * candidate.height
@@ -110,11 +161,10 @@ struct AppearanceFollower {
         }
         guard let best, best.score >= Self.minimumScore else { return nil }
         // Damped and bounded: one odd match must not send the search flying.
-        let moved = best.box.center - box.center
-        step = (step + moved) * 0.5
-        let speed = step.distance(to: PixelPoint(x: 0, y: 0))
-        if speed > 0.25 * side { step = step * (0.25 * side / speed) }
-        box = best.box
+        if elapsed > 1e-6 {
+            velocity = Self.bounded((velocity + (best.box.center - box.center) * (1 / elapsed)) * 0.5, side: side, over: elapsed)
+        }
+        (box, self.time) = (best.box, time)
         // Refreshed slowly (fast enough for a turning head) and only while the whole face
         // matches: a face matched by one half is partly hidden, and learning the cover would
         // carry the follower off with it.

@@ -9,6 +9,11 @@ import KameraCore
 /// before the first one (when frames are read ahead) it starts `lead` seconds early. A held
 /// or early outline moves on along the track's path, growing by half the distance it moved
 /// (its uncertainty), so a face moving while unseen stays inside.
+///
+/// Following a face by its look only ever adds cover: where a track was followed, the frames
+/// also get what its detections alone would give (held on along the path they were moving,
+/// or placed between them). A follower that slid off onto the background as its face passed
+/// another must not take away the hold the face would have had without it.
 public struct RedactionTimeline: Sendable {
     /// Seconds an outline is covered before a track's first sighting (or its return).
     public let lead: Double
@@ -124,34 +129,52 @@ public struct RedactionTimeline: Sendable {
     }
 
     /// What to cover on the frame at `time`. Exact for any time up to the newest recorded
-    /// minus `lead` (later sightings can still bring outlines forward to it).
+    /// minus `lead` (later sightings can still bring outlines forward to it). A followed track
+    /// can have two regions on a frame: where it was followed to, and where its detections'
+    /// path puts it when that lies outside the first.
     public func regions(at time: Double) -> [RedactionRegion] {
         var regions: [RedactionRegion] = []
         for track in tracks {
-            let sightings = track.sightings
-            let after = sightings.firstIndex { $0.time > time + 1e-6 }
-            let before = (after ?? sightings.count) - 1
-            let previous = before >= 0 ? sightings[before] : nil
-            let next = after.map { sightings[$0] }
-            if let previous, abs(previous.time - time) <= 1e-6 {
-                regions.append(
-                    RedactionRegion(
-                        kind: track.kind, trackID: track.id, shape: previous.shape, source: previous.followed ? .followed : .detected))
-            } else if let previous, let next, next.time - previous.time <= lead + hold + 1e-6 {
-                let fraction = (time - previous.time) / (next.time - previous.time)
-                regions.append(
-                    RedactionRegion(
-                        kind: track.kind, trackID: track.id, shape: previous.shape.interpolated(to: next.shape, fraction),
-                        source: .interpolated))
-            } else if let previous, time - previous.time <= hold + 1e-6 {
-                let shape = Self.extrapolated(previous.shape, Self.velocity(sightings, near: before), by: time - previous.time)
-                regions.append(RedactionRegion(kind: track.kind, trackID: track.id, shape: shape, source: .held))
-            } else if let next, let index = after, next.time - time <= lead + 1e-6 {
-                let shape = Self.extrapolated(next.shape, Self.velocity(sightings, near: index), by: time - next.time)
-                regions.append(RedactionRegion(kind: track.kind, trackID: track.id, shape: shape, source: .ahead))
-            }
+            let followed = region(of: track, from: track.sightings, at: time)
+            if let followed { regions.append(followed) }
+            guard track.sightings.contains(where: \.followed) else { continue }
+            let detections = track.sightings.filter { !$0.followed }
+            guard let detected = region(of: track, from: detections, at: time) else { continue }
+            if let followed, Self.covers(followed.shape.bounds, detected.shape.bounds) { continue }
+            regions.append(detected)
         }
         return regions
+    }
+
+    /// Where `sightings` (a track's, in time order) put it at `time`, and why; nil when
+    /// outside their lead and hold.
+    private func region(of track: Track, from sightings: [Sighting], at time: Double) -> RedactionRegion? {
+        let after = sightings.firstIndex { $0.time > time + 1e-6 }
+        let before = (after ?? sightings.count) - 1
+        let previous = before >= 0 ? sightings[before] : nil
+        let next = after.map { sightings[$0] }
+        let (shape, source): (RedactionShape, RedactionRegion.Source)
+        if let previous, abs(previous.time - time) <= 1e-6 {
+            (shape, source) = (previous.shape, previous.followed ? .followed : .detected)
+        } else if let previous, let next, next.time - previous.time <= lead + hold + 1e-6 {
+            let fraction = (time - previous.time) / (next.time - previous.time)
+            (shape, source) = (previous.shape.interpolated(to: next.shape, fraction), .interpolated)
+        } else if let previous, time - previous.time <= hold + 1e-6 {
+            (shape, source) = (Self.extrapolated(previous.shape, Self.velocity(sightings, near: before), by: time - previous.time), .held)
+        } else if let next, let index = after, next.time - time <= lead + 1e-6 {
+            (shape, source) = (Self.extrapolated(next.shape, Self.velocity(sightings, near: index), by: time - next.time), .ahead)
+        } else {
+            return nil
+        }
+        return RedactionRegion(kind: track.kind, trackID: track.id, shape: shape, source: source)
+    }
+
+    /// Whether `outer` already covers where `inner` is meant to be: the middle half of it
+    /// (the face inside its padding and growth).
+    private static func covers(_ outer: PixelRect, _ inner: PixelRect) -> Bool {
+        let middle = PixelRect(
+            x: inner.x + inner.width / 4, y: inner.y + inner.height / 4, width: inner.width / 2, height: inner.height / 2)
+        return outer.minX <= middle.minX && outer.minY <= middle.minY && outer.maxX >= middle.maxX && outer.maxY >= middle.maxY
     }
 
     /// Drops what can no longer matter to frames at `time` or later.

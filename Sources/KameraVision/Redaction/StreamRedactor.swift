@@ -151,11 +151,12 @@ public final class StreamRedactor {
         let integral = integral ?? LumaIntegral(frame)
         for (entry, track) in zip(found, tracks) {
             guard let face = entry.face else { continue }
-            followers[track] = AppearanceFollower(box: face, in: integral, at: time)
+            followers[track] = AppearanceFollower(box: face, in: integral, at: time, continuing: followers[track])
         }
         let detected = found.compactMap(\.face)
         for (track, var follower) in followers where !seen.contains(track) {
-            guard time - follower.lastDetected <= configuration.follow, let followed = follower.follow(in: integral, avoiding: detected)
+            guard time - follower.lastDetected <= configuration.follow,
+                let followed = follower.follow(in: integral, at: time, avoiding: detected)
             else {
                 followers[track] = nil
                 continue
