@@ -94,6 +94,30 @@ import Testing
         // A follower that keeps to the path adds nothing to it.
         #expect(try followed([140, 160]).regions(at: 0.3).map(\.source) == [.followed])
     }
+
+    @Test func aFaceLeavingTheFrameKeepsTheSizeItHadInside() throws {
+        let frame = PixelRect(x: 0, y: 0, width: 640, height: 360)
+        func face(x: Double, y: Double, side: Double) -> RedactionSighting {
+            RedactionSighting(kind: .face, detectorID: "1", shape: .ellipse(PixelRect(x: x, y: y, width: side, height: side)))
+        }
+        var leaving = try RedactionTimeline(lead: 0, hold: 0.5)
+        leaving.record([face(x: 560, y: 100, side: 60)], at: 0, frame: frame)
+        // At the right edge the detector sees the part in view: a smaller box, lower down. The
+        // outline keeps the size it had inside, its left side where the detection's is, centred
+        // on it vertically.
+        leaving.record([face(x: 600, y: 110, side: 44)], at: 0.1, frame: frame)
+        #expect(leaving.regions(at: 0.1).map(\.shape.bounds) == [PixelRect(x: 600, y: 102, width: 60, height: 60)])
+        // A face standing at the edge from the start keeps its own size, as does any face when
+        // the frame is not given.
+        var standing = try RedactionTimeline(lead: 0, hold: 0.5)
+        standing.record([face(x: 600, y: 110, side: 44)], at: 0, frame: frame)
+        standing.record([face(x: 602, y: 110, side: 40)], at: 0.1, frame: frame)
+        #expect(standing.regions(at: 0.1).map(\.shape.bounds.width) == [40])
+        var unknown = try RedactionTimeline(lead: 0, hold: 0.5)
+        unknown.record([face(x: 560, y: 100, side: 60)], at: 0)
+        unknown.record([face(x: 600, y: 110, side: 44)], at: 0.1)
+        #expect(unknown.regions(at: 0.1).map(\.shape.bounds.width) == [44])
+    }
 }
 
 @Suite(.tier(.models)) struct RedactionTests {

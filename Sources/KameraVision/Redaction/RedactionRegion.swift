@@ -21,7 +21,9 @@ public struct RedactionRegion: Sendable, Equatable {
     /// What is covered.
     public var kind: RedactionKind
     /// The track the region belongs to: the same number on every frame the same face, code,
-    /// line of text or person is covered (unique within one redaction, never reused).
+    /// line of text or person is covered (unique within one redaction, never reused). A
+    /// followed face can have two regions on one frame: where its look was followed to, and
+    /// where its detections' path puts it.
     public var trackID: Int
     /// The outline covered, padding included, in the frame's pixels.
     public var shape: RedactionShape

@@ -56,8 +56,11 @@ public struct RedactionTimeline: Sendable {
     /// Adds what was seen on the frame at `time` (times may arrive out of order: text found on
     /// an earlier frame is recorded at that frame's time). Returns each sighting's track, in
     /// the order given (empty for a time that is not a number).
+    /// - Parameter frame: the frame's bounds, when known: a face whose outline crosses its edge
+    ///   keeps the largest size its track was detected at inside the frame in the last `hold`
+    ///   seconds (its detection shrinks to the part in view; the face does not).
     @discardableResult
-    public mutating func record(_ sightings: [RedactionSighting], at time: Double) -> [Int] {
+    public mutating func record(_ sightings: [RedactionSighting], at time: Double, frame: PixelRect? = nil) -> [Int] {
         guard time.isFinite else { return [] }
         var matched = Set<Int>()
         var trackIDs = [Int](repeating: 0, count: sightings.count)
@@ -70,7 +73,8 @@ public struct RedactionTimeline: Sendable {
             if index == nil { index = bestOverlap(for: sighting, at: time, excluding: matched, identified: key != nil) }
             if let index {
                 if let key { tracks[index].detectorIDs.insert(key) }
-                insert(Sighting(time: time, shape: sighting.shape), into: index)
+                let shape = frame.flatMap { keepingSize(sighting.shape, of: tracks[index], within: $0, at: time) } ?? sighting.shape
+                insert(Sighting(time: time, shape: shape), into: index)
                 matched.insert(tracks[index].id)
                 trackIDs[position] = tracks[index].id
             } else {
@@ -88,11 +92,39 @@ public struct RedactionTimeline: Sendable {
 
     /// Adds where track `trackID` was followed to on the frame at `time` (by its look, where its
     /// detector missed it). Ignored for a track no longer kept or a frame it already has.
-    public mutating func recordFollowed(_ shape: RedactionShape, track trackID: Int, at time: Double) {
+    /// - Parameter frame: the frame's bounds, when known (as for ``record(_:at:frame:)``).
+    public mutating func recordFollowed(_ shape: RedactionShape, track trackID: Int, at time: Double, frame: PixelRect? = nil) {
         guard time.isFinite, let index = tracks.firstIndex(where: { $0.id == trackID }),
             !tracks[index].sightings.contains(where: { abs($0.time - time) < 1e-6 })
         else { return }
-        insert(Sighting(time: time, shape: shape, followed: true), into: index)
+        let kept = frame.flatMap { keepingSize(shape, of: tracks[index], within: $0, at: time) } ?? shape
+        insert(Sighting(time: time, shape: kept, followed: true), into: index)
+    }
+
+    /// A face's outline that crosses the frame's edge, grown back to the largest size its track
+    /// was detected at wholly inside the frame in the last `hold` seconds, its side away from
+    /// the edge kept; nil when it needs no change. A face does not shrink as it leaves the
+    /// picture, but its detection does (the detector sees only the part in view, and centres
+    /// its box there), and an ellipse round that part leaves the corners of the face at the
+    /// edge uncovered.
+    private func keepingSize(_ shape: RedactionShape, of track: Track, within frame: PixelRect, at time: Double) -> RedactionShape? {
+        guard track.kind == .face, case .ellipse(let box) = shape else { return nil }
+        let (left, right) = (box.minX < frame.minX, box.maxX > frame.maxX)
+        let (top, bottom) = (box.minY < frame.minY, box.maxY > frame.maxY)
+        guard left || right || top || bottom else { return nil }
+        // Sizes seen wholly inside the frame only: a face standing at the edge keeps its own.
+        let recent = track.sightings.filter { !$0.followed && $0.time < time && time - $0.time <= hold + 1e-6 }
+            .map(\.shape.bounds).filter { $0.minX >= frame.minX && $0.maxX <= frame.maxX && $0.minY >= frame.minY && $0.maxY <= frame.maxY }
+        let width = max(box.width, recent.map(\.width).max() ?? 0), height = max(box.height, recent.map(\.height).max() ?? 0)
+        guard width > box.width || height > box.height else { return nil }
+        // Along an axis cut by one edge, the side away from it stays; otherwise the centre.
+        func start(_ low: Double, _ high: Double, _ size: Double, cutLow: Bool, cutHigh: Bool) -> Double {
+            cutHigh && !cutLow ? low : cutLow && !cutHigh ? high - size : (low + high - size) / 2
+        }
+        return .ellipse(
+            PixelRect(
+                x: start(box.minX, box.maxX, width, cutLow: left, cutHigh: right),
+                y: start(box.minY, box.maxY, height, cutLow: top, cutHigh: bottom), width: width, height: height))
     }
 
     /// The track an unmatched sighting continues: the same kind, not seen on this frame,
@@ -135,13 +167,13 @@ public struct RedactionTimeline: Sendable {
     public func regions(at time: Double) -> [RedactionRegion] {
         var regions: [RedactionRegion] = []
         for track in tracks {
-            let followed = region(of: track, from: track.sightings, at: time)
-            if let followed { regions.append(followed) }
+            let alongAll = region(of: track, from: track.sightings, at: time)
+            if let alongAll { regions.append(alongAll) }
             guard track.sightings.contains(where: \.followed) else { continue }
             let detections = track.sightings.filter { !$0.followed }
-            guard let detected = region(of: track, from: detections, at: time) else { continue }
-            if let followed, Self.covers(followed.shape.bounds, detected.shape.bounds) { continue }
-            regions.append(detected)
+            guard let alongDetections = region(of: track, from: detections, at: time) else { continue }
+            if let alongAll, Self.covers(alongAll.shape.bounds, alongDetections.shape.bounds) { continue }
+            regions.append(alongDetections)
         }
         return regions
     }

@@ -97,7 +97,7 @@ public final class StreamRedactor {
     ) -> [RedactedFrame] {
         lastTime = time
         let found = sightings(in: scan, turn)
-        let tracks = timeline.record(found.map(\.sighting), at: time)
+        let tracks = timeline.record(found.map(\.sighting), at: time, frame: frame.bounds)
         follow(found, tracks: tracks, on: frame, at: time, integral: integral)
         if let text = scan.text, text.frameTime > lastTextFrame {
             lastTextFrame = text.frameTime
@@ -163,7 +163,8 @@ public final class StreamRedactor {
             }
             followers[track] = follower
             timeline.recordFollowed(
-                RedactionShape.ellipse(followed.box).padded(by: configuration.padding(for: .face)), track: track, at: time)
+                RedactionShape.ellipse(followed.box).padded(by: configuration.padding(for: .face)), track: track, at: time,
+                frame: frame.bounds)
         }
     }
 
