@@ -259,7 +259,7 @@ import Testing
         #expect(out.count == movie.count)
         // Without a lead nothing can be covered before the detector first finds him (entering
         // at the left edge); from then on he must be.
-        var uncovered: [Int] = [], checked = 0, seen = false
+        var uncovered: [Int] = [], checked = 0, seen = false, beforeFirstCover = 0
         for (entry, redacted) in zip(movie, out) {
             // The part of the walker's face in the frame and not behind the astronaut's head,
             // in columns (his face passes behind hers sideways); a quarter of it at least.
@@ -277,10 +277,12 @@ import Testing
             guard shown >= 0.25 * entry.face.area else { continue }
             checked += 1
             let changed = parts.map { change(entry.frame, redacted.pixelBuffer, in: $0) * $0.area }.reduce(0, +) / shown
-            if changed > 12 { seen = true } else if seen { uncovered.append(redacted.index) }
+            if changed > 12 { seen = true } else if seen { uncovered.append(redacted.index) } else { beforeFirstCover += 1 }
         }
-        // He shows on both sides of her, and is covered on every frame he shows.
+        // He shows on both sides of her, is found within two-thirds of a second of coming in,
+        // and is covered on every frame he shows from then on.
         #expect(checked > 40)
+        #expect(seen && beforeFirstCover <= 20, "covered from the \(beforeFirstCover + 1)th frame he shows")
         #expect(uncovered.isEmpty, "uncovered on frames \(uncovered)")
         // Followed behind her and out again, he keeps one track.
         #expect(redactor.trackCount == 2)
