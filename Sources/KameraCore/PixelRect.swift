@@ -23,6 +23,11 @@ public struct PixelRect: Sendable, Hashable, Codable {
     public func contains(_ point: PixelPoint) -> Bool {
         point.x >= minX && point.x <= maxX && point.y >= minY && point.y <= maxY
     }
+
+    /// Whether `other` lies wholly inside, edges included.
+    public func contains(_ other: PixelRect) -> Bool {
+        other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
+    }
     public var area: Double { max(0, width) * max(0, height) }
 
     /// The overlap of two rectangles, or nil if they do not overlap.

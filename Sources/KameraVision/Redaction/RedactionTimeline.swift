@@ -108,13 +108,12 @@ public struct RedactionTimeline: Sendable {
     /// its box there), and an ellipse round that part leaves the corners of the face at the
     /// edge uncovered.
     private func keepingSize(_ shape: RedactionShape, of track: Track, within frame: PixelRect, at time: Double) -> RedactionShape? {
-        guard track.kind == .face, case .ellipse(let box) = shape else { return nil }
+        guard track.kind == .face, case .ellipse(let box) = shape, !frame.contains(box) else { return nil }
         let (left, right) = (box.minX < frame.minX, box.maxX > frame.maxX)
         let (top, bottom) = (box.minY < frame.minY, box.maxY > frame.maxY)
-        guard left || right || top || bottom else { return nil }
         // Sizes seen wholly inside the frame only: a face standing at the edge keeps its own.
         let recent = track.sightings.filter { !$0.followed && $0.time < time && time - $0.time <= hold + 1e-6 }
-            .map(\.shape.bounds).filter { $0.minX >= frame.minX && $0.maxX <= frame.maxX && $0.minY >= frame.minY && $0.maxY <= frame.maxY }
+            .map(\.shape.bounds).filter(frame.contains)
         let width = max(box.width, recent.map(\.width).max() ?? 0), height = max(box.height, recent.map(\.height).max() ?? 0)
         guard width > box.width || height > box.height else { return nil }
         // Along an axis cut by one edge, the side away from it stays; otherwise the centre.
@@ -172,7 +171,11 @@ public struct RedactionTimeline: Sendable {
             guard track.sightings.contains(where: \.followed) else { continue }
             let detections = track.sightings.filter { !$0.followed }
             guard let alongDetections = region(of: track, from: detections, at: time) else { continue }
-            if let alongAll, Self.covers(alongAll.shape.bounds, alongDetections.shape.bounds) { continue }
+            // Already covered where the face would be: the middle half of the outline (inside
+            // its padding and growth).
+            let middle = alongDetections.shape.bounds.expanded(
+                dx: -alongDetections.shape.bounds.width / 4, dy: -alongDetections.shape.bounds.height / 4)
+            if let alongAll, alongAll.shape.bounds.contains(middle) { continue }
             regions.append(alongDetections)
         }
         return regions
@@ -199,14 +202,6 @@ public struct RedactionTimeline: Sendable {
             return nil
         }
         return RedactionRegion(kind: track.kind, trackID: track.id, shape: shape, source: source)
-    }
-
-    /// Whether `outer` already covers where `inner` is meant to be: the middle half of it
-    /// (the face inside its padding and growth).
-    private static func covers(_ outer: PixelRect, _ inner: PixelRect) -> Bool {
-        let middle = PixelRect(
-            x: inner.x + inner.width / 4, y: inner.y + inner.height / 4, width: inner.width / 2, height: inner.height / 2)
-        return outer.minX <= middle.minX && outer.minY <= middle.minY && outer.maxX >= middle.maxX && outer.maxY >= middle.maxY
     }
 
     /// Drops what can no longer matter to frames at `time` or later.
