@@ -10,6 +10,8 @@
 // whole bezel's edge, where the search just outside can stop on the blur of the picture's
 // own bright edge. Of every reading of the sides whose bands are one even tone, the most
 // even wins.
+#include <algorithm>
+
 #include "rectangle_stages.hpp"
 #include "rectangle_tuning.hpp"
 
@@ -80,8 +82,11 @@ BorderEvidence gatherEvidence(const cv::Mat &image, double scale, const Corners 
         e.normals[k] = n;
         auto parallelEdge = [&](double sign) {
             double offset = sign * (e.inner + e.outer) / 2;
+            // Outside, the band's end is the first strong edge met going out: a busy
+            // background's stronger ones lie beyond it.
+            SampleEdge choice = sign > 0 ? SampleEdge::nearest : SampleEdge::strongest;
             SideFit fit = refineSide(image, a + n * offset - cv::Point2d(0.5, 0.5), b + n * offset - cv::Point2d(0.5, 0.5),
-                                     (e.outer - e.inner) / 2, threshold, true);
+                                     (e.outer - e.inner) / 2, threshold, true, choice, a - cv::Point2d(0.5, 0.5));
             cv::Point2d d = fit.direction / cv::norm(fit.direction);
             bool parallel = std::abs(d.x * u.y - d.y * u.x) <= std::sin(T::bandParallel * CV_PI / 180);
             fit.fitted = fit.fitted && parallel;
@@ -114,7 +119,8 @@ bool bandLines(const BorderEvidence &e, const std::array<Band, 4> &reading, std:
         case Band::lost: lost.push_back(k); break;
         }
     }
-    bool enough = lost.empty()       ? moved > 0
+    // Every side inside moves nothing: the reading that the outline is already the outer one.
+    bool enough = lost.empty()       ? moved > 0 || inside == 4
                   : lost.size() == 1 ? moved >= 2
                                      : lost.size() == 2 && (inside == 2 || moved == 2);
     if (!enough) return false;
@@ -209,25 +215,36 @@ bool outerQuad(const cv::Mat &image, const BorderEvidence &e, const std::array<B
 }  // namespace
 
 bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, double threshold,
-                     const std::vector<Corners> &detected) {
+                     const std::vector<Corners> &detected, bool outsideOnly) {
     BorderEvidence e = gatherEvidence(image, scale, corners, threshold, detected);
+    // An even band just inside every side: the outline may be a frame's outer edge already.
+    // Then no side's band is borrowed beyond it (that would be the background's, however
+    // even), and readings whose every edge was found must be more even to move it.
+    Corners found;
+    double unmovedDeviation = 0;
+    bool insideAll = e.inward[0].fitted && e.inward[1].fitted && e.inward[2].fitted && e.inward[3].fitted;
+    bool unmoved = !outsideOnly && insideAll &&
+                   outerQuad(image, e, {Band::inside, Band::inside, Band::inside, Band::inside}, found, unmovedDeviation);
     // Every reading of the sides (an edge found outside may be clutter, one inside the
     // picture's own): the one whose bands are the most even tone wins.
-    Corners found;
     bool ok = false;
-    double best = 1e9;
+    double best = unmoved ? unmovedDeviation : 1e9;
     for (int code = 0; code < 256; code++) {
         std::array<Band, 4> reading;
         bool possible = true;
         for (int k = 0, rest = code; k < 4; k++, rest /= 4) {
             reading[k] = static_cast<Band>(rest % 4);
-            possible = possible && e.possible(k, reading[k]);
+            possible = possible && e.possible(k, reading[k]) &&
+                       (!outsideOnly || reading[k] != Band::inside);
         }
+        bool allInside = std::all_of(reading.begin(), reading.end(), [](Band b) { return b == Band::inside; });
+        bool borrows = std::any_of(reading.begin(), reading.end(), [](Band b) { return b == Band::lost; });
         Corners quad;
         double deviation = 0;
-        if (!possible || !outerQuad(image, e, reading, quad, deviation)) continue;
+        if (!possible || allInside || (unmoved && borrows) || !outerQuad(image, e, reading, quad, deviation)) continue;
         if (deviation < best) best = deviation, found = quad, ok = true;
     }
+    if (unmoved && !ok) return true;
     if (!ok) return false;
     for (int k = 0; k < 4; k++) corners[k] = found[k] / scale;
     return true;

@@ -167,7 +167,7 @@ double continuation(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, d
     return std::max(0.0, (static_cast<double>(onLine) / valid - T::chanceOnLine) / T::offLineShare);
 }
 
-std::vector<Candidate> ranked(std::vector<Candidate> &found, bool prefersLarge, int maximum) {
+std::vector<Candidate> ranked(std::vector<Candidate> &found, bool prefersLarge, int maximum, double minimumConfidence) {
     if (prefersLarge)
         dropExtensions(found);
     else
@@ -185,7 +185,11 @@ std::vector<Candidate> ranked(std::vector<Candidate> &found, bool prefersLarge, 
                     std::rotate(found.begin() + i, found.begin() + j, found.begin() + j + 1);
                     j = i;  // look again from the new one
                 }
-    if (prefersLarge) enclosingFirst(found);
+    if (prefersLarge) {
+        enclosingFirst(found);
+        // Outlines kept only for enclosingFirst to weigh, and not raised by it.
+        std::erase_if(found, [&](const Candidate &c) { return c.confidence < minimumConfidence; });
+    }
     return withoutDuplicates(found, maximum, [](const Corners &c) {
         return std::max(T::duplicateMinimum, T::duplicateShare * cv::norm(c[2] - c[0]));
     });

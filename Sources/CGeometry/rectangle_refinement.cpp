@@ -50,6 +50,21 @@ cv::Point2f located(const std::vector<double> &response, int steps, int peak, cv
     return cv::Point2f(static_cast<float>(q.x + 0.5), static_cast<float>(q.y + 0.5));
 }
 
+/// The step of the first local peak of the profile, walking from the end `direction` points
+/// away from (-1: from -steps up), at least `share` of the strongest's response and the
+/// threshold (the strongest itself if none comes first).
+int nearestStrongPeak(const std::vector<double> &response, int steps, int bestStep, double best, double threshold,
+                      int direction) {
+    double floor = std::max(threshold, T::nearEdgeShare * best);
+    for (int i = 1; i < 2 * steps; i++) {
+        int r = direction > 0 ? -steps + i : steps - i;
+        if (r == bestStep) return r;
+        double v = response[r + steps];
+        if (v >= floor && v >= response[r + steps - 1] && v >= response[r + steps + 1]) return r;
+    }
+    return bestStep;
+}
+
 /// The next strongest local peak of the profile at least `secondPeakDistance` from the
 /// strongest (the strongest itself if none).
 int secondPeak(const std::vector<double> &response, int steps, int bestStep, double threshold) {
@@ -141,7 +156,9 @@ void fitSamples(const std::vector<cv::Point2f> &points, const std::vector<cv::Po
     }
     fit.support = valid > 0 ? static_cast<double>(inliers) / valid : 0;
     fit.peakSupport = valid > 0 ? static_cast<double>(eitherPeak) / valid : 0;
-    if (fit.support >= T::minimumSupport) {
+    // A document's side under a stronger parallel edge of its picture (a thin bezel under a
+    // photo's border) is fitted when it is among the two strongest nearly all along.
+    if (fit.support >= T::minimumSupport || (consensus && fit.peakSupport >= T::hiddenSideSupport)) {
         fit.direction = direction;
         fit.point = origin;
         fit.fitted = true;
@@ -150,7 +167,8 @@ void fitSamples(const std::vector<cv::Point2f> &points, const std::vector<cv::Po
 
 }  // namespace
 
-SideFit refineSide(const cv::Mat &gray, cv::Point2d a, cv::Point2d b, double radius, double threshold, bool consensus) {
+SideFit refineSide(const cv::Mat &gray, cv::Point2d a, cv::Point2d b, double radius, double threshold, bool consensus,
+                   SampleEdge choice, cv::Point2d nearTo) {
     SideFit fit;
     fit.point = a;
     fit.direction = b - a;
@@ -170,6 +188,8 @@ SideFit refineSide(const cv::Mat &gray, cv::Point2d a, cv::Point2d b, double rad
         double best;
         int bestStep = profileAcross(gray, p, normal, steps, response, best);
         if (best < threshold) continue;
+        if (choice == SampleEdge::nearest)
+            bestStep = nearestStrongPeak(response, steps, bestStep, best, threshold, (nearTo - p).dot(normal) < 0 ? 1 : -1);
         points.push_back(located(response, steps, bestStep, p, normal));
         if (consensus) seconds.push_back(located(response, steps, secondPeak(response, steps, bestStep, threshold), p, normal));
     }

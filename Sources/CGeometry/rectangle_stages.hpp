@@ -32,12 +32,23 @@ struct SideFit {
     bool fitted = false;
 };
 
+/// Which of a sample's edges across a side it stands for.
+enum class SampleEdge {
+    /// The strongest within the search's reach.
+    strongest,
+    /// The nearest to `nearTo` of those at least `nearEdgeShare` as strong as the strongest: the
+    /// end of an even band (a bezel's outer edge) when busier things lie beyond it.
+    nearest,
+};
+
 /// The side a–b (index coordinates) fitted to the strongest edge within `radius` across it.
 /// `consensus`: the side's line is the one most samples agree on, not a robust fit to every
 /// sample's strongest edge; the document search, which wants each object side exactly, uses
 /// it (the rectangle request does not: there it also makes more texture quads pass).
+/// `choice` `.nearest` takes each sample's nearest strong edge to the line through `nearTo`
+/// parallel to the side instead (the second edge stays the strongest other one).
 SideFit refineSide(const cv::Mat &gray, cv::Point2d a, cv::Point2d b, double radius, double threshold,
-                   bool consensus = false);
+                   bool consensus = false, SampleEdge choice = SampleEdge::strongest, cv::Point2d nearTo = {});
 
 /// `refineSide` on each plane: the fit with the most support.
 SideFit refineSideOn(const std::vector<cv::Mat> &planes, cv::Point2d a, cv::Point2d b, double radius,
@@ -53,8 +64,9 @@ double continuation(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, d
 /// One search's candidates in the order they are reported: pieces demoted (rectangles) or
 /// extensions dropped (documents), best score first, two readings of one object with the
 /// better-edged first (documents). `found` is left in that order; the result is it without
-/// duplicates, at most `maximum` (0: all).
-std::vector<Candidate> ranked(std::vector<Candidate> &found, bool prefersLarge, int maximum);
+/// duplicates (and, for documents, those still below `minimumConfidence`), at most `maximum`
+/// (0: all).
+std::vector<Candidate> ranked(std::vector<Candidate> &found, bool prefersLarge, int maximum, double minimumConfidence);
 
 /// Several searches' results (each already ranked) merged into one order: extensions dropped
 /// (documents), best score for an image of `imageArea` first, duplicates dropped, at most
@@ -67,7 +79,8 @@ std::vector<Candidate> merged(std::vector<Candidate> found, bool prefersLarge, i
 /// (full resolution, continuous coordinates) out to the object's outer outline when the band
 /// between is one even tone. `image` is the refinement image at `scale`; `detected` are the
 /// search's other outlines (full resolution).
+/// `outsideOnly`: only readings whose every side moves out (found outside or lost).
 bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, double threshold,
-                     const std::vector<Corners> &detected);
+                     const std::vector<Corners> &detected, bool outsideOnly = false);
 
 }  // namespace kgeo::rect

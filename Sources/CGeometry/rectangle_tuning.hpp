@@ -103,6 +103,8 @@ struct Tuning {
     static constexpr double onLine = 1.0;
     /// A side is fitted when this share of its in-frame samples lies on its line.
     static constexpr double minimumSupport = 0.3;
+    /// Or, for documents, this share of the samples with the side among their two strongest.
+    static constexpr double hiddenSideSupport = 0.8;
     /// The second edge of a sample lies at least this far from the first.
     static constexpr int secondPeakDistance = 2;
     /// Consensus line: random pairs tried, and how near the side's direction they must run.
@@ -174,6 +176,8 @@ struct Tuning {
     /// Support an edge needs inside, and outside (a black bezel on dark fur shows on half).
     static constexpr double insideSupport = 0.6;
     static constexpr double outsideSupport = 0.45;
+    /// Outside, a sample's edge is the nearest at least this share as strong as its strongest.
+    static constexpr double nearEdgeShare = 0.5;
     /// A detected side counts this much further out than the search reaches.
     static constexpr double detectedReach = 1.5;
     /// Points sampled along each band, fewest in all, and how far a lost side's band may

@@ -141,14 +141,17 @@ bool refined(const Corners &quad, double scale, const Refinement &refine, const 
     const double runOnWeight = o.prefers_large ? T::documentRunOnWeight : T::rectangleRunOnWeight;
     const double runOnFactor = std::max(0.0, 1 - runOnWeight * (runOn / 8));
     confidence *= runOnFactor;
-    if (confidence < o.minimum_confidence || confidence <= 0) return false;
+    if (o.prefers_large)
+        out.outlineConfidence =
+            runOnFactor * (T::supportWeight * (weightedAmongPeaks / perimeter) + T::weakestSideWeight * weakestAmongPeaks);
+    // A document's outline round a better-edged picture may take its confidence from its
+    // sides' two strongest edges (the ranking decides, and drops it if it does not).
+    const double enough = o.prefers_large ? std::max(confidence, out.outlineConfidence) : confidence;
+    if (enough < o.minimum_confidence || confidence <= 0) return false;
     if (!search.acceptable(corners)) return false;
     double area = std::abs(cv::contourArea(polygon(corners)));
     out.corners = ordered(corners);
     out.confidence = confidence;
-    if (o.prefers_large)
-        out.outlineConfidence =
-            runOnFactor * (T::supportWeight * (weightedAmongPeaks / perimeter) + T::weakestSideWeight * weakestAmongPeaks);
     // Documents: the page, not a paragraph on it; otherwise size only breaks near-ties.
     double share = std::sqrt(area / search.imageArea);
     out.score = o.prefers_large ? confidence * share : confidence + T::sizeTieBreak * share;
@@ -168,14 +171,20 @@ std::vector<Candidate> detect(const cv::Mat &gray, const std::vector<cv::Mat> &o
         Candidate candidate;
         if (search.plausible(quad, scale) && refined(quad, scale, refine, search, candidate)) found.push_back(candidate);
     }
-    std::vector<Candidate> kept = ranked(found, o.prefers_large, o.maximum_observations);
+    std::vector<Candidate> kept = ranked(found, o.prefers_large, o.maximum_observations, o.minimum_confidence);
     // Documents: the object's outline, not the picture on it.
     if (o.prefers_large) {
         std::vector<Corners> detected;
-        for (auto &c : found) detected.push_back(c.corners);
+        for (auto &c : found)
+            if (c.confidence >= o.minimum_confidence) detected.push_back(c.corners);
         for (auto &k : kept) {
             Corners outer = k.corners;
-            if (enclosingBorder(refine.image, refine.scale, outer, T::edgeThreshold, detected)) k.corners = ordered(outer);
+            if (!enclosingBorder(refine.image, refine.scale, outer, T::edgeThreshold, detected)) continue;
+            k.corners = ordered(outer);
+            // A picture on a mat inside a bezel: two even bands, one round the other. The
+            // second is taken only where every side moves out again.
+            if (enclosingBorder(refine.image, refine.scale, outer, T::edgeThreshold, detected, true))
+                k.corners = ordered(outer);
         }
     }
     return kept;

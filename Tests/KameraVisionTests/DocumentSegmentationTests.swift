@@ -73,6 +73,11 @@ import Testing
             // the bezel is 25-35); the bezel's edge is one the detector fitted (corners 3-6 % off).
             GeometryTestScenes.Case(kind: .screen, background: "building.jpg", seed: 1234),
             GeometryTestScenes.Case(kind: .screen, background: "messi5.jpg", seed: 1546),
+            // Fresh scene 1222: three sides on the bezel's outer edge, the fourth on its inner
+            // one, inside which the painting's light margin is an even band too. The outline
+            // as found is one reading (every band inside); the bezel's edge found outside the
+            // fourth side is a more even one (2.8 % off while the unmoved reading won outright).
+            GeometryTestScenes.Case(kind: .screen, background: "messi5.jpg", seed: 1222),
         ])
     func screenBezels(_ sceneCase: GeometryTestScenes.Case) async throws {
         try await expectDocumentWithinOnePercent(sceneCase)
@@ -92,6 +97,48 @@ import Testing
             GeometryTestScenes.Case(kind: .framedScreen, background: "building.jpg", seed: 4015),
         ])
     func framedScreens(_ sceneCase: GeometryTestScenes.Case) async throws {
+        try await expectDocumentWithinOnePercent(sceneCase)
+    }
+
+    /// Framed-screen tuning scenes 4000 and 4009, on the circuit board: the outline found first
+    /// is the bezel's inner edge, and just outside, the board's traces and white print are
+    /// stronger edges than the black bezel's outer one on more than half of each side (the
+    /// outline stayed on the inner edge, corners 2.3–2.6 % off). A band ends at the first
+    /// strong edge going out.
+    @Test(
+        "Framed screens on a busy background: the bezel ends at the first strong edge outside",
+        arguments: [
+            GeometryTestScenes.Case(kind: .framedScreen, background: "board.jpg", seed: 4000),
+            GeometryTestScenes.Case(kind: .framedScreen, background: "board.jpg", seed: 4009),
+        ])
+    func bezelsOnClutter(_ sceneCase: GeometryTestScenes.Case) async throws {
+        try await expectDocumentWithinOnePercent(sceneCase)
+    }
+
+    /// Framed-screen tuning scene 4028: a photo on a white mat inside a grey bezel — two even
+    /// bands, one round the other. The outline moved out to the mat's edge and stopped there
+    /// (1.7 % off); the bezel round it is a second band, taken when every side moves out again.
+    @Test("A photo on a mat inside a bezel: the outline moves out through both bands")
+    func matInsideBezel() async throws {
+        try await expectDocumentWithinOnePercent(
+            GeometryTestScenes.Case(kind: .framedScreen, background: "home.jpg", seed: 4028, lowContrast: true))
+    }
+
+    /// Framed-screen tuning scenes 4034, 4006, 4016 and 4035, where the window or the mat's
+    /// photo was reported (10–31 % off) though the rectangle request found the screen: along
+    /// most of one of the screen's sides the picture's border is the stronger edge, so the side
+    /// failed the fit and the screen was never a document candidate. Its edge is among each
+    /// sample's two strongest nearly all along; the outline then goes before the picture it
+    /// encloses, or is dropped if it does not enclose one.
+    @Test(
+        "Framed screens: a side under the picture's stronger border is still fitted",
+        arguments: [
+            GeometryTestScenes.Case(kind: .framedScreen, background: "fruits.jpg", seed: 4034, lowContrast: true),
+            GeometryTestScenes.Case(kind: .framedScreen, background: "building.jpg", seed: 4006),
+            GeometryTestScenes.Case(kind: .framedScreen, background: "fruits.jpg", seed: 4016, lowContrast: true),
+            GeometryTestScenes.Case(kind: .framedScreen, background: "orange.jpg", seed: 4035),
+        ])
+    func hiddenScreenSides(_ sceneCase: GeometryTestScenes.Case) async throws {
         try await expectDocumentWithinOnePercent(sceneCase)
     }
 
