@@ -11,7 +11,11 @@
 // Built for AVX2 and AVX-512 as well as the baseline, as the model kernels are (FMA for the
 // bilinear weights, wider vectors where the compiler finds them); see knn_vector.h.
 #if defined(__x86_64__) && defined(__clang__)
+#if defined(KNN_FORCE_AVX2)
+#define KNN_IMAGE_MULTIVERSION __attribute__((target("arch=x86-64-v3")))
+#else
 #define KNN_IMAGE_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
 #else
 #define KNN_IMAGE_MULTIVERSION
 #endif

@@ -17,7 +17,11 @@ typedef float v8u __attribute__((ext_vector_type(8), aligned(4)));
 typedef float v4 __attribute__((ext_vector_type(4)));
 typedef float v4u __attribute__((ext_vector_type(4), aligned(4)));
 
-#if defined(__x86_64__) && defined(__clang__)
+// `-Xcc -DKNN_FORCE_AVX2` builds only the AVX2 kernels (narrow tiles too), so an AVX-512
+// machine can measure and test what an AVX2 one runs.
+#if defined(KNN_FORCE_AVX2)
+#define KNN_MULTIVERSION __attribute__((target("arch=x86-64-v3")))
+#elif defined(__x86_64__) && defined(__clang__)
 #define KNN_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define KNN_MULTIVERSION
@@ -26,7 +30,9 @@ typedef float v4u __attribute__((ext_vector_type(4), aligned(4)));
 // Whether 16-float vectors are single registers (AVX-512): kernels whose tiles hold many
 // accumulators pick narrower tiles otherwise. Asked once per call (a load of a flag libgcc
 // set at start-up), because target_clones compiles one source for every architecture.
-#if defined(__x86_64__) && defined(__clang__)
+#if defined(KNN_FORCE_AVX2)
+#define knn_has_wide_vectors() 0
+#elif defined(__x86_64__) && defined(__clang__)
 #define knn_has_wide_vectors() __builtin_cpu_supports("avx512f")
 #else
 #define knn_has_wide_vectors() 0
