@@ -40,6 +40,33 @@ import Testing
         #expect(code.supplementalPayloadString == nil)
     }
 
+    /// Edge-cut scene 166 of seed 602 (`bench/edgecut.sh`): a UPC-A label on a circuit board,
+    /// its white ending about ten modules past the number. Read again for an add-on, the
+    /// board's traces beyond the label's edge decoded as the EAN-2 "76" (two digits carry one
+    /// parity check) and `thorough` reported 61622418548776. The paper beyond the number is
+    /// not the label's: no add-on is taken. The printed add-on of the turned UPC-A lies on it.
+    @Test func noAddOnIsReadOffTheLabel() throws {
+        let scene = try EdgeCutScene.make(seed: 602 &* 100_000 &+ 50_000 &+ 166, background: try SampleMedia.photo("board.jpg").pixelBuffer)
+        // As the benchmark stores it: a JPEG.
+        let jpeg = try ImageEncoder.encode(scene.image, as: .jpeg(quality: scene.jpegQuality))
+        let gray = try Image(data: jpeg).pixelBuffer.converted(to: .gray8)
+        #expect(scene.number == "616224185487")
+        let found = try DetectBarcodesRequest(effort: .thorough).perform(in: ImageAnalysisContext(Image(pixelBuffer: gray)))
+        let code = try #require(match(found, .upca, "616224185487"))
+        #expect(code.supplementalPayloadString == nil)
+
+        let printed = try turnedUPC(addOn: true)
+        let read = try #require(try BarcodeReaderPass(formats: "UPC-A").read(printed).first)
+        let c = read.pixelCorners
+        let start = PixelPoint(x: (c.topLeft.x + c.bottomLeft.x) / 2, y: (c.topLeft.y + c.bottomLeft.y) / 2)
+        let end = PixelPoint(x: (c.topRight.x + c.bottomRight.x) / 2, y: (c.topRight.y + c.bottomRight.y) / 2)
+        let length = start.distance(to: end), module = length / 95
+        let unit = PixelPoint(x: (end.x - start.x) / length, y: (end.y - start.y) / length)
+        let main = ScanLineProfile(printed, from: start, to: end, step: module / 3, across: 2)
+        let beyond = AddOnSearch.linesBeyond(end, unit: unit, module: module, digits: 5, in: printed)
+        #expect(AddOnSearch.isOnTheSamePaper(beyond, as: main, inverted: false))
+    }
+
     @Test func aShortCodeCutOutOfAnEAN13IsRecognized() throws {
         let s = try scene(.ean13, index: 2, width: 400, background: "building.jpg")
         let gray = s.image.converted(to: .gray8)

@@ -68,11 +68,49 @@ enum AddOnSearch {
         for turn in [angle, angle + 2, angle - 2] {
             let upright = abs(turn) < 0.5 ? crop : crop.rotated(byDegrees: -turn, fill: observation.isInverted ? 0 : 255).buffer
             let reads = try search.read(observation.isInverted ? upright.inverted() : upright)
-            if let match = reads.first(where: { $0.payloadData == observation.payloadData && $0.supplementalPayloadString != nil }) {
-                return match.supplementalPayloadString
+            if let match = reads.first(where: { $0.payloadData == observation.payloadData && $0.supplementalPayloadString != nil }),
+                let addOn = match.supplementalPayloadString
+            {
+                let beyond = linesBeyond(end, unit: unit, module: module, digits: addOn.count, in: gray)
+                let main = ScanLineProfile(gray, from: start, to: end, step: module / 3, across: 2)
+                guard isOnTheSamePaper(beyond, as: main, inverted: observation.isInverted) else { return nil }
+                return addOn
             }
         }
         return nil
+    }
+
+    /// Profiles over where an add-on of `digits` digits would lie beyond `end` (7–12 modules
+    /// after the main symbol, then 20 or 47 modules long), on lines fanned ±20° as the look for
+    /// bars beyond is (a sheared code's add-on lies off the axis).
+    static func linesBeyond(_ end: PixelPoint, unit: PixelPoint, module: Double, digits: Int, in gray: PixelBuffer) -> [ScanLineProfile] {
+        let from = PixelPoint(x: end.x + unit.x * module * 7, y: end.y + unit.y * module * 7)
+        let span = ((digits == 2 ? 20.0 : 47.0) + 5) * module
+        return stride(from: -20.0, through: 20.0, by: 5.0).map { degrees in
+            let (c, s) = (cos(degrees * .pi / 180), sin(degrees * .pi / 180))
+            let to = PixelPoint(x: from.x + (unit.x * c - unit.y * s) * span, y: from.y + (unit.x * s + unit.y * c) * span)
+            return ScanLineProfile(gray, from: from, to: to, step: module / 3, across: 2)
+        }
+    }
+
+    /// Whether an add-on lies on the main symbol's paper: on one of the lines `beyond` it, the
+    /// paper-side fifth of the samples reaches three-quarters of the way from the main
+    /// symbol's ink to its paper. A label's edge a few modules past the number, then a circuit
+    /// board or a picture, decodes now and then as an EAN-2 (two digits carry one parity
+    /// check); a printed add-on sits on the number's own label.
+    static func isOnTheSamePaper(_ beyond: [ScanLineProfile], as main: ScanLineProfile, inverted: Bool) -> Bool {
+        let levels = main.values.sorted()
+        guard levels.count >= 10 else { return true }
+        // In the code's polarity: the paper is the light side, the dark one when inverted.
+        let (low, high) = (levels[levels.count / 10], levels[levels.count * 9 / 10])
+        let (ink, paper) = inverted ? (high, low) : (low, high)
+        let threshold = ink + 0.75 * (paper - ink)
+        return beyond.contains { line in
+            let values = line.values.sorted()
+            guard !values.isEmpty else { return false }
+            let light = inverted ? values[values.count / 5] : values[values.count * 4 / 5]
+            return inverted ? light <= threshold : light >= threshold
+        }
     }
 
     /// Turns of brightness (`ScanLineProfile.edges`) beyond a number that may be an add-on: an
