@@ -9,7 +9,10 @@
 // a side of another detected outline just outside it: the detector fitted that one along the
 // whole bezel's edge, where the search just outside can stop on the blur of the picture's
 // own bright edge. Of every reading of the sides whose bands are one even tone, the most
-// even wins.
+// even wins. Outside, a side's edge is the first strong one going out (a busy background's
+// stronger edges lie beyond a bezel). The outline as found is a reading too when an even band
+// lies just inside every side: then no band width is borrowed beyond it. The caller runs the
+// search a second time for a band round the first (a photo's mat inside a screen's bezel).
 #include <algorithm>
 
 #include "rectangle_stages.hpp"

@@ -50,9 +50,9 @@ cv::Point2f located(const std::vector<double> &response, int steps, int peak, cv
     return cv::Point2f(static_cast<float>(q.x + 0.5), static_cast<float>(q.y + 0.5));
 }
 
-/// The step of the first local peak of the profile, walking from the end `direction` points
-/// away from (-1: from -steps up), at least `share` of the strongest's response and the
-/// threshold (the strongest itself if none comes first).
+/// The step of the first local peak of the profile met walking from one end (`direction` 1:
+/// from -steps up; -1: from +steps down) that reaches `nearEdgeShare` of the strongest's
+/// response and the threshold (the strongest itself if none comes before it).
 int nearestStrongPeak(const std::vector<double> &response, int steps, int bestStep, double best, double threshold,
                       int direction) {
     double floor = std::max(threshold, T::nearEdgeShare * best);

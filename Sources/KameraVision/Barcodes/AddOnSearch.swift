@@ -10,7 +10,8 @@ import KameraCore
 /// surroundings in its reading direction are cut out, turned upright to the code's own angle
 /// (and 2° either side), and read again requiring an add-on. An add-on is taken only for the
 /// same number, and as zxing-cpp reports it: agreed by at least two scan lines (its
-/// `minLineCount`), two or five digits.
+/// `minLineCount`), two or five digits; and only where it lies on the number's own paper
+/// (`isOnTheSamePaper`), not on whatever is beyond the label's edge.
 enum AddOnSearch {
     /// The symbologies that can carry an add-on.
     static let carriers: Set<BarcodeSymbology> = [.ean13, .upca, .upce, .ean8]
