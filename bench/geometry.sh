@@ -56,7 +56,8 @@ check_set "$KAMERA_CACHE/bench-geometry-screens-tune" 3000 \
 check_set "$KAMERA_CACHE/bench-geometry-screens-heldout" 3100 \
     "Framed screens, held out (seeds 4100 on; its misses since looked at)" framedScreen,screen,framedScreen,card
 # The same kinds, made in session 44 before its change (the bezel's first edge outside, the
-# second band, the side hidden under the picture's border) and scored only when it was done.
+# second band, the side hidden under the picture's border) and scored when it was done; its
+# misses were then looked into, so the next change needs a new seed (4300 on).
 check_set "$KAMERA_CACHE/bench-geometry-screens-heldout2" 3200 \
     "Framed screens, held out 2 (seeds 4200 on, made in session 44)" framedScreen,screen,framedScreen,card
 # The goal (corners within 1 % on at least 95 % of scenes nobody has tuned on), over every
