@@ -74,6 +74,10 @@ void dropExtensions(std::vector<Candidate> &found) {
         for (size_t small = 0; small < found.size() && !extension[large]; small++) {
             if (small == large || area[large] < T::containingArea * area[small]) continue;
             if (found[small].confidence < T::extensionEdgeRatio * found[large].confidence) continue;
+            // Not of a quad far less edged all round than the large one (with each side among
+            // its samples' two strongest edges): that one is a hybrid, a picture's sides closed
+            // by one of the screen's, and the large one is the screen.
+            if (found[large].outlineConfidence >= found[small].outlineConfidence + T::extensionOutlineMargin) continue;
             extension[large] = insideAlongSide(found[small].corners, area[small], found[large].corners);
         }
     std::vector<Candidate> kept;

@@ -157,6 +157,8 @@ struct Tuning {
     static constexpr double pieceCap = 0.95;
     /// A document extension is dropped unless it is better edged by 1 / this.
     static constexpr double extensionEdgeRatio = 0.9;
+    /// …unless the large one's outline confidence is this much above the small one's.
+    static constexpr double extensionOutlineMargin = 0.2;
     /// A document outline round another candidate goes first when edged all round (its sides
     /// among the samples' two strongest edges) at this share of the inner one's confidence.
     static constexpr double enclosingConfidence = 0.6;
