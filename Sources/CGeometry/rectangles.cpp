@@ -175,8 +175,8 @@ std::vector<Candidate> detect(const cv::Mat &gray, const std::vector<cv::Mat> &o
     // Documents: the object's outline, not the picture on it.
     if (o.prefers_large) {
         std::vector<Corners> detected;
-        for (auto &c : found)
-            if (c.confidence >= o.minimum_confidence) detected.push_back(c.corners);
+        // `ranked` has dropped the outlines kept below the minimum for it to weigh.
+        for (auto &c : found) detected.push_back(c.corners);
         for (auto &k : kept) {
             Corners outer = k.corners;
             if (!enclosingBorder(refine.image, refine.scale, outer, T::edgeThreshold, detected)) continue;

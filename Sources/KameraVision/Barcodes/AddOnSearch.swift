@@ -48,14 +48,9 @@ enum AddOnSearch {
         // The scan line is the row zxing-cpp read along, not necessarily square to the bars
         // (a turned, sheared code is read along a slant): the look beyond fans out ±20°.
         let module = length / Double(GTINConfirmation.modules(of: observation.symbology))
-        let contrast = ScanLineProfile(gray, from: start, to: end, step: module / 3, across: 2).contrast
-        let from = PixelPoint(x: end.x + unit.x * module * 3, y: end.y + unit.y * module * 3)
-        let edgesBeyond = stride(from: -20.0, through: 20.0, by: 5.0).map { degrees -> Int in
-            let (c, s) = (cos(degrees * .pi / 180), sin(degrees * .pi / 180))
-            let span = length * reach
-            let to = PixelPoint(x: from.x + (unit.x * c - unit.y * s) * span, y: from.y + (unit.x * s + unit.y * c) * span)
-            return ScanLineProfile(gray, from: from, to: to, step: module / 3, across: 2).edges(threshold: 0.3 * contrast)
-        }
+        let main = ScanLineProfile(gray, from: start, to: end, step: module / 3, across: 2)
+        let edgesBeyond = fannedLines(beyond: end, unit: unit, skipping: 3, span: length * reach, module: module, in: gray)
+            .map { $0.edges(threshold: 0.3 * main.contrast) }
         guard (edgesBeyond.max() ?? 0) >= minimumAddOnEdges else { return nil }
         guard let region = box.intersection(gray.bounds), region.width >= 16, region.height >= 16 else { return nil }
         let crop = gray.cropped(to: region)
@@ -73,7 +68,6 @@ enum AddOnSearch {
                 let addOn = match.supplementalPayloadString
             {
                 let beyond = linesBeyond(end, unit: unit, module: module, digits: addOn.count, in: gray)
-                let main = ScanLineProfile(gray, from: start, to: end, step: module / 3, across: 2)
                 guard isOnTheSamePaper(beyond, as: main, inverted: observation.isInverted) else { return nil }
                 return addOn
             }
@@ -85,8 +79,15 @@ enum AddOnSearch {
     /// after the main symbol, then 20 or 47 modules long), on lines fanned ±20° as the look for
     /// bars beyond is (a sheared code's add-on lies off the axis).
     static func linesBeyond(_ end: PixelPoint, unit: PixelPoint, module: Double, digits: Int, in gray: PixelBuffer) -> [ScanLineProfile] {
-        let from = PixelPoint(x: end.x + unit.x * module * 7, y: end.y + unit.y * module * 7)
-        let span = ((digits == 2 ? 20.0 : 47.0) + 5) * module
+        fannedLines(beyond: end, unit: unit, skipping: 7, span: ((digits == 2 ? 20.0 : 47.0) + 5) * module, module: module, in: gray)
+    }
+
+    /// Profiles `span` pixels long from `skipping` modules past `end`, one along `unit` and the
+    /// others turned from it every 5° up to ±20°, sampled every third of a module.
+    private static func fannedLines(
+        beyond end: PixelPoint, unit: PixelPoint, skipping modules: Double, span: Double, module: Double, in gray: PixelBuffer
+    ) -> [ScanLineProfile] {
+        let from = PixelPoint(x: end.x + unit.x * module * modules, y: end.y + unit.y * module * modules)
         return stride(from: -20.0, through: 20.0, by: 5.0).map { degrees in
             let (c, s) = (cos(degrees * .pi / 180), sin(degrees * .pi / 180))
             let to = PixelPoint(x: from.x + (unit.x * c - unit.y * s) * span, y: from.y + (unit.x * s + unit.y * c) * span)
