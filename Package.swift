@@ -120,12 +120,17 @@ let package = Package(
         // One test target per module; each suite names its cost tier (KameraTestTiers), which
         // scripts/test.sh runs in order: the unit tier first, then models, media, end to end.
         .target(name: "KameraTestTiers", path: "Tests/KameraTestTiers"),
+        // MediaPipe's image-to-tensor step run by OpenCV: the reference for the people models' inputs.
+        .target(
+            name: "COpenCVWarpReference", dependencies: ["COpenCVEngine"], path: "Tests/COpenCVWarpReference",
+            cxxSettings: [.define("NDEBUG")]),
         .testTarget(name: "KameraCoreTests", dependencies: ["KameraCore", "KameraTestTiers"]),
         .testTarget(
             name: "KameraNNTests",
             dependencies: ["KameraNN", "KameraCore", "KameraImageIO", "KameraRender", "KameraTestMedia", "KameraTestTiers"]),
         .testTarget(name: "KameraImageIOTests", dependencies: ["KameraImageIO", "KameraTestMedia", "KameraTestTiers"]),
-        .testTarget(name: "KameraVisionTests", dependencies: ["Kamera", "KameraTestMedia", "KameraTestTiers"]),
+        .testTarget(
+            name: "KameraVisionTests", dependencies: ["Kamera", "KameraTestMedia", "KameraTestTiers", "COpenCVWarpReference"]),
         .testTarget(name: "KameraMediaTests", dependencies: ["Kamera", "KameraTestMedia", "KameraTestTiers"]),
         .testTarget(name: "KameraRenderTests", dependencies: ["Kamera", "KameraTestMedia", "KameraTestTiers"]),
         // AnalysisOptions is read by the CLI's flags too: its tests check that surface as well.

@@ -39,6 +39,23 @@ public enum ImageTensorFill {
         }
     }
 
+    /// Fills `tensor` as OpenCV's 8-bit bilinear warp followed by a float conversion does
+    /// (MediaPipe's CPU path into its models): each source position along `map` rounded to 1/32
+    /// of a pixel, the taps weighed in 15-bit fixed point, the result rounded to a whole 8-bit
+    /// value, then v·scale + offset. Taps outside the image read as `border` says.
+    public static func warpAsOpenCV(
+        _ image: PixelBuffer, along map: AffineMap, into tensor: UnsafeMutableBufferPointer<Float>,
+        width: Int, height: Int, scale: Float, offset: Float, border: Border = .zero
+    ) {
+        precondition(image.format == .rgb8 && tensor.count >= width * height * 3)
+        image.bytes.withUnsafeBufferPointer { pixels in
+            knn_warp_rgb8_fixed(
+                pixels.baseAddress!, Int32(image.width), Int32(image.height), Int32(image.bytesPerRow),
+                tensor.baseAddress!, Int32(width), Int32(height), map.x0, map.y0, map.dxx, map.dxy, map.dyx, map.dyy,
+                scale, offset, border == .replicate ? 1 : 0)
+        }
+    }
+
     /// The luma (BT.601, as `PixelBuffer.converted(to: .gray8)`) of an RGB8 image, in a
     /// vectorized C loop: code readers take every live frame this way.
     public static func luma(_ source: PixelBuffer) -> PixelBuffer {

@@ -19,6 +19,14 @@ int knn_reduce_rgb8(const uint8_t *src, int w, int h, int src_stride, int factor
 void knn_sample_rgb8(const uint8_t *src, int w, int h, int stride, float *out, int ow, int oh,
                      float x0, float y0, float dxx, float dxy, float dyx, float dyy, float scale, float offset,
                      int replicate);
+/// The same tensor as OpenCV's `warpAffine`/`warpPerspective` with INTER_LINEAR on the 8-bit
+/// image, then `convertTo` (MediaPipe's CPU image-to-tensor path): the source position of tensor
+/// pixel (tx, ty), (x0 + tx·dxx + ty·dyx, y0 + tx·dxy + ty·dyy), is rounded to 1/32 of a pixel,
+/// the taps are weighed in 15-bit fixed point and the sum rounded to a whole 8-bit value before
+/// v·scale + offset. Taps outside the image read zero, or with `replicate` the nearest edge pixel.
+void knn_warp_rgb8_fixed(const uint8_t *src, int w, int h, int stride, float *out, int ow, int oh, double x0,
+                         double y0, double dxx, double dxy, double dyx, double dyy, float scale, float offset,
+                         int replicate);
 /// BT.601 luma of an RGB8 image (0.299 R + 0.587 G + 0.114 B in 16-bit fixed point, the
 /// same arithmetic as KameraCore's conversion) into a `w` × `h` gray8 buffer.
 void knn_luma_rgb8(const uint8_t *src, int w, int h, int src_stride, uint8_t *dst, int dst_stride);

@@ -42,33 +42,45 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
         let sampler = region.tensorSampler
         let size = Size(width: Double(sampler.image.width), height: Double(sampler.image.height))
         let landmarker = try HandLandmarker(models: modelStore)
-        var hands: [HumanHandPoseObservation] = []
-        var found: [RotatedRect] = []
+        // Each hand read: its joints, its region, and the body side whose wrist led to it.
+        var readings: [(hand: HandLandmarker.Hand, region: RotatedRect, side: HumanHandPoseObservation.Chirality?)] = []
         func look(at region: RotatedRect, side: HumanHandPoseObservation.Chirality?) {
             // A palm the body pose leads to again is not read twice: a region centred on one
             // already read is skipped, and a reading whose joints lie on a hand already found
             // is dropped (two hands holding a ball are closer than their regions are wide, so
-            // regions alone cannot tell them apart).
-            guard !found.contains(where: { $0.center.distance(to: region.center) < 0.15 * min($0.width, region.width) }) else { return }
+            // regions alone cannot tell them apart). The body's side is kept for it: the
+            // landmark model's handedness is a guess from the hand alone (0.50 on the hand a
+            // footballer holds out, in MediaPipe's pipeline as in this one), the body pose sees
+            // which arm it ends.
+            let nearby = readings.firstIndex { $0.region.center.distance(to: region.center) < 0.15 * min($0.region.width, region.width) }
+            if let same = nearby {
+                if readings[same].side == nil { readings[same].side = side }
+                return
+            }
             let hand = landmarker.hand(in: sampler, region: region)
-            guard !hand.joints.isEmpty, hand.presence >= minimumConfidence,
-                !hands.contains(where: { Self.isSameHand($0.pixelLocations, hand.joints) })
-            else { return }
-            found.append(region)
-            let chirality = side ?? (hand.rightness >= 0.5 ? .right : .left)
-            hands.append(HumanHandPoseObservation(joints: hand.joints, chirality: chirality, confidence: hand.presence, imageSize: size))
+            guard !hand.joints.isEmpty, hand.presence >= minimumConfidence else { return }
+            if let same = readings.firstIndex(where: { Self.isSameHand($0.hand.joints, hand.joints) }) {
+                if readings[same].side == nil { readings[same].side = side }
+                return
+            }
+            readings.append((hand, region, side))
         }
         let palms = try LetterboxedSSDDetector(.palms, models: modelStore).detect(in: sampler, limit: maximumHandCount)
         for palm in palms { look(at: palm.handRegion, side: nil) }
         if let inputBodyObservations {
             // Bodies the caller already has cost nothing to follow.
             for pose in inputBodyObservations { lookAtHands(of: pose, with: look) }
-        } else if hands.count < maximumHandCount, !Self.isCloseUp(hands, in: size) {
+        } else if readings.count < maximumHandCount, !Self.isCloseUp(readings.map(\.hand.joints), in: size) {
             var bodyPose = DetectHumanBodyPoseRequest(maximumPeople: max(1, (maximumHandCount + 1) / 2))
             bodyPose.modelStore = modelStore
             // The whole image only: the hands of people too small for it are too small to read.
             bodyPose.scansTiles = false
             for pose in try bodyPose.perform(in: region) { lookAtHands(of: pose, with: look) }
+        }
+        let hands = readings.map {
+            HumanHandPoseObservation(
+                joints: $0.hand.joints, chirality: $0.side ?? ($0.hand.rightness >= 0.5 ? .right : .left),
+                confidence: $0.hand.presence, imageSize: size)
         }
         return Array(hands.sorted { $0.confidence > $1.confidence }.prefix(maximumHandCount))
     }
@@ -96,8 +108,8 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
     /// Whether a hand found is so close to the camera (its joints span a quarter of the image's
     /// shorter side) that the person's other hand, if in view, is as large: within the palm
     /// detector's reach, so the body pose would lead to no hand it missed, only cost its time.
-    static func isCloseUp(_ hands: [HumanHandPoseObservation], in size: Size) -> Bool {
-        hands.contains { span(of: $0.pixelLocations) >= 0.25 * min(size.width, size.height) }
+    static func isCloseUp(_ hands: [[PixelPoint]], in size: Size) -> Bool {
+        hands.contains { span(of: $0) >= 0.25 * min(size.width, size.height) }
     }
 
     /// The upright square round a body pose's hand on `side`: from the wrist towards the middle
