@@ -8,16 +8,28 @@ struct FloatMask: Sendable {
     /// edges clamped).
     func resampled(width newWidth: Int, height newHeight: Int) -> FloatMask {
         if newWidth == width && newHeight == height { return self }
+        guard newWidth > 0, newHeight > 0 else { return FloatMask(width: max(newWidth, 0), height: max(newHeight, 0), values: []) }
         let columns = Self.taps(newWidth, width), rows = Self.taps(newHeight, height)
+        // Separable: each source row a blend needs is stretched along x once (not once per
+        // output row reading it), then output rows blend two stretched rows, a loop the
+        // compiler vectorizes. The same sums in the same order as blending the four taps.
+        var stretched = [Float](repeating: 0, count: newWidth * height)
+        var needed = [Bool](repeating: false, count: height)
+        for (r0, r1, _) in rows { (needed[r0], needed[r1]) = (true, true) }
         var out = [Float](repeating: 0, count: newWidth * newHeight)
         values.withUnsafeBufferPointer { source in
-            out.withUnsafeMutableBufferPointer { target in
-                for (y, (r0, r1, fy)) in rows.enumerated() {
-                    let top = r0 * width, bottom = r1 * width
+            stretched.withUnsafeMutableBufferPointer { stretched in
+                for row in 0..<height where needed[row] {
+                    let from = row * width, to = row * newWidth
                     for (x, (c0, c1, fx)) in columns.enumerated() {
-                        let upper = source[top + c0] + (source[top + c1] - source[top + c0]) * fx
-                        let lower = source[bottom + c0] + (source[bottom + c1] - source[bottom + c0]) * fx
-                        target[y * newWidth + x] = upper + (lower - upper) * fy
+                        stretched[to + x] = source[from + c0] + (source[from + c1] - source[from + c0]) * fx
+                    }
+                }
+                out.withUnsafeMutableBufferPointer { target in
+                    for (y, (r0, r1, fy)) in rows.enumerated() {
+                        let upper = stretched.baseAddress! + r0 * newWidth, lower = stretched.baseAddress! + r1 * newWidth
+                        let row = target.baseAddress! + y * newWidth
+                        for x in 0..<newWidth { row[x] = upper[x] + (lower[x] - upper[x]) * fy }
                     }
                 }
             }
