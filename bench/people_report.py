@@ -66,6 +66,21 @@ if all("palmsOnlyMs" in o for o in kamera):
     print(
         f"hands found: Kamera {found}, with the palm detector alone {palm_found} "
         f"({palm_ms:.0f} ms = {palm_ms / totals['hands'][1]:.2f}× MediaPipe's time), MediaPipe Hands {theirs_found}")
+if all("holisticMs" in t for t in peers["photos"]):
+    # Holistic may read one hand twice (its left and right regions on two hands holding a
+    # ball): hands count once when their joints lie within a fifth of the hand's span.
+    def distinct(hands):
+        kept = []
+        for hand in map(np.array, hands):
+            span = max(np.ptp(hand[:, 0]), np.ptp(hand[:, 1]), 1)
+            if all(np.mean(np.linalg.norm(hand - other, axis=1)) >= 0.2 * span for other in kept):
+                kept.append(hand)
+        return len(kept)
+    holistic_ms = sum(t["holisticMs"] for t in peers["photos"])
+    holistic_found = sum(distinct(t["holisticHands"]) for t in peers["photos"])
+    print(
+        f"hands from the body: Kamera {found} in {totals['hands'][0]:.0f} ms, MediaPipe Holistic {holistic_found} "
+        f"in {holistic_ms:.0f} ms (pose, face mesh and hands) = {totals['hands'][0] / holistic_ms:.2f}× its time")
 if agreements:
     print(
         f"pose keypoints within 5 % of the torso: {100 * np.mean(agreements):.1f} % of all 33, "
