@@ -167,7 +167,7 @@ static inline __attribute__((always_inline)) int sample_axis_aligned(const uint8
 }
 
 #if defined(__x86_64__) && defined(__clang__)
-#include <immintrin.h>
+#include "knn_image_taps.h"
 // Eight tensor pixels of a row along a general (turned) map, when all their taps lie inside
 // the image: coordinates, weights and blends in AVX2 registers, each pair of horizontal taps
 // gathered as two 4-byte words. Returns 0 (nothing written) when any tap falls outside. The
@@ -182,20 +182,11 @@ __attribute__((target("avx2,fma"))) static int sample_eight(const uint8_t *src, 
     __m256 y = _mm256_fmadd_ps(t, _mm256_set1_ps(dxy), _mm256_set1_ps(yr));
     __m256 left = _mm256_floor_ps(x), top = _mm256_floor_ps(y);
     __m256i ix = _mm256_cvttps_epi32(left), iy = _mm256_cvttps_epi32(top);
-    // ix + 2 < w: the second word of a tap pair ends one byte past the pair.
-    __m256i zero = _mm256_setzero_si256();
-    __m256i outside = _mm256_or_si256(_mm256_cmpgt_epi32(zero, ix), _mm256_cmpgt_epi32(zero, iy));
-    outside = _mm256_or_si256(outside, _mm256_cmpgt_epi32(_mm256_add_epi32(ix, _mm256_set1_epi32(3)), _mm256_set1_epi32(w)));
-    outside = _mm256_or_si256(outside, _mm256_cmpgt_epi32(_mm256_add_epi32(iy, _mm256_set1_epi32(2)), _mm256_set1_epi32(h)));
-    if (!_mm256_testz_si256(outside, outside)) return 0;
+    if (knn_taps_outside(ix, iy, w, h)) return 0;
     __m256 fx = _mm256_sub_ps(x, left), fy = _mm256_sub_ps(y, top);
-    __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(iy, _mm256_set1_epi32(stride)),
-                                  _mm256_mullo_epi32(ix, _mm256_set1_epi32(3)));
-    const int *base = (const int *)src;
-    __m256i top0 = _mm256_i32gather_epi32(base, at, 1);
-    __m256i top1 = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, _mm256_set1_epi32(3)), 1);
-    __m256i bottom0 = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, _mm256_set1_epi32(stride)), 1);
-    __m256i bottom1 = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, _mm256_set1_epi32(stride + 3)), 1);
+    __m256i taps[4];
+    knn_gather_taps(src, stride, ix, iy, taps);
+    __m256i top0 = taps[0], top1 = taps[1], bottom0 = taps[2], bottom1 = taps[3];
     const __m256i byte = _mm256_set1_epi32(255);
     float channel[3][8];
     for (int c = 0; c < 3; c++) {
@@ -208,7 +199,7 @@ __attribute__((target("avx2,fma"))) static int sample_eight(const uint8_t *src, 
         __m256 v = _mm256_fmadd_ps(_mm256_sub_ps(r, l), fx, l);
         _mm256_storeu_ps(channel[c], _mm256_fmadd_ps(v, _mm256_set1_ps(scale), _mm256_set1_ps(offset)));
     }
-    for (int k = 0; k < 8; k++) out[3 * k] = channel[0][k], out[3 * k + 1] = channel[1][k], out[3 * k + 2] = channel[2][k];
+    knn_store_interleaved(out, channel);
     return 1;
 }
 #define knn_has_sample_eight() (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))

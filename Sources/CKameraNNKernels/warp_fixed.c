@@ -73,7 +73,7 @@ static void warp_pixels(const uint8_t *src, int w, int h, int stride, float *o, 
 }
 
 #if defined(__x86_64__) && defined(__clang__)
-#include <immintrin.h>
+#include "knn_image_taps.h"
 #define KNN_AVX2 __attribute__((target("avx2"), always_inline)) static inline
 
 // Eight positions along a row in 1/32 pixels: (row + step·t)·32, rounded as lrint rounds
@@ -92,41 +92,32 @@ KNN_AVX2 __m256i weighed(__m256i words, int channel, __m256i weights) {
     return _mm256_mullo_epi32(_mm256_and_si256(_mm256_srli_epi32(words, 8 * channel), _mm256_set1_epi32(255)), weights);
 }
 
-// Eight tensor pixels of a row whose taps all lie inside the image (and one byte more: each
-// pair of horizontal taps is gathered as two 4-byte words): the same integer arithmetic as
+// Eight tensor pixels of a row whose taps all lie inside the image (`knn_taps_outside`): the
+// same integer arithmetic as
 // `warp_pixels`, eight lanes wide. Returns 0, writing nothing, when a tap falls outside.
 __attribute__((target("avx2"))) static int warp_eight(const uint8_t *src, int w, int h, int stride, float *out,
                                                       double rowX, double rowY, int tx, double dxx, double dxy,
                                                       float scale, float offset) {
     __m256i X = subpixel_positions(rowX, dxx, tx), Y = subpixel_positions(rowY, dxy, tx);
     __m256i ix = _mm256_srai_epi32(X, SUBPIXEL_BITS), iy = _mm256_srai_epi32(Y, SUBPIXEL_BITS);
-    __m256i zero = _mm256_setzero_si256();
-    __m256i outside = _mm256_or_si256(_mm256_cmpgt_epi32(zero, ix), _mm256_cmpgt_epi32(zero, iy));
-    outside = _mm256_or_si256(outside, _mm256_cmpgt_epi32(_mm256_add_epi32(ix, _mm256_set1_epi32(3)), _mm256_set1_epi32(w)));
-    outside = _mm256_or_si256(outside, _mm256_cmpgt_epi32(_mm256_add_epi32(iy, _mm256_set1_epi32(2)), _mm256_set1_epi32(h)));
-    if (!_mm256_testz_si256(outside, outside)) return 0;
+    if (knn_taps_outside(ix, iy, w, h)) return 0;
     const __m256i fraction = _mm256_set1_epi32(SUBPIXELS - 1), whole = _mm256_set1_epi32(SUBPIXELS);
     __m256i ax = _mm256_and_si256(X, fraction), ay = _mm256_and_si256(Y, fraction), ay0 = _mm256_sub_epi32(whole, ay);
     __m256i wx1 = _mm256_mullo_epi32(ax, _mm256_set1_epi32(UNIT));
     __m256i wx0 = _mm256_mullo_epi32(_mm256_sub_epi32(whole, ax), _mm256_set1_epi32(UNIT));
     __m256i w00 = _mm256_mullo_epi32(wx0, ay0), w01 = _mm256_mullo_epi32(wx1, ay0);
     __m256i w10 = _mm256_mullo_epi32(wx0, ay), w11 = _mm256_mullo_epi32(wx1, ay);
-    __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(iy, _mm256_set1_epi32(stride)),
-                                  _mm256_mullo_epi32(ix, _mm256_set1_epi32(3)));
-    const int *base = (const int *)src;
-    __m256i top0 = _mm256_i32gather_epi32(base, at, 1);
-    __m256i top1 = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, _mm256_set1_epi32(3)), 1);
-    __m256i bottom0 = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, _mm256_set1_epi32(stride)), 1);
-    __m256i bottom1 = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, _mm256_set1_epi32(stride + 3)), 1);
+    __m256i taps[4];
+    knn_gather_taps(src, stride, ix, iy, taps);
     const __m256i half = _mm256_set1_epi32(1 << (WEIGHT_BITS - 1));
     float channel[3][8];
     for (int c = 0; c < 3; c++) {
-        __m256i sum = _mm256_add_epi32(weighed(top0, c, w00), weighed(top1, c, w01));
-        sum = _mm256_add_epi32(sum, _mm256_add_epi32(weighed(bottom0, c, w10), weighed(bottom1, c, w11)));
+        __m256i sum = _mm256_add_epi32(weighed(taps[0], c, w00), weighed(taps[1], c, w01));
+        sum = _mm256_add_epi32(sum, _mm256_add_epi32(weighed(taps[2], c, w10), weighed(taps[3], c, w11)));
         __m256 v = _mm256_cvtepi32_ps(_mm256_srli_epi32(_mm256_add_epi32(sum, half), WEIGHT_BITS));
         _mm256_storeu_ps(channel[c], _mm256_add_ps(_mm256_mul_ps(v, _mm256_set1_ps(scale)), _mm256_set1_ps(offset)));
     }
-    for (int k = 0; k < 8; k++) out[3 * k] = channel[0][k], out[3 * k + 1] = channel[1][k], out[3 * k + 2] = channel[2][k];
+    knn_store_interleaved(out, channel);
     return 1;
 }
 #define knn_has_warp_eight() __builtin_cpu_supports("avx2")
