@@ -78,7 +78,7 @@ def score(truths, results):
 def main():
     truths = json.load(open(sys.argv[1]))
     engines = json.load(open(sys.argv[2]))
-    sets = ["clean", "scenes", "addons", "retail", "edgecut", "motion", "negatives"]
+    sets = ["clean", "scenes", "addons", "retail", "edgecut", "motion", "curled", "negatives"]
     scored = {name: score(truths, results) for name, results in engines.items()}
     reference = "zxing-cpp"
     print(f"{'engine':<22} {'set':<10} {'images':>6} {'codes':>6} {'found':>6} {'rate':>7} {'false+':>6} "

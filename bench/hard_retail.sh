@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Hard retail photos (issue #36), one kind a run: Kamera (balanced, thorough) against zxing-cpp and
-# ZBar on 200 generated photos a seed, each with one EAN-13, UPC-A or EAN-8.
-#   edgecut  the photo's edge runs through one end of the code (`EdgeCutScene`)
-#   motion   close-ups seen from one end, smeared by the hand, print where the quiet zone should be
-#            (`MotionBlurScene`)
-# Usage: bench/hard_retail.sh SET SEED… (bench/edgecut.sh and bench/motion.sh name the seeds)
+# Hard photos of codes (issue #36), one kind a run: Kamera (balanced, thorough) against zxing-cpp and
+# ZBar on 200 generated photos a seed, each with one code.
+#   edgecut  an EAN-13, UPC-A or EAN-8 with the photo's edge through one end (`EdgeCutScene`)
+#   motion   EAN/UPC close-ups seen from one end, smeared by the hand, print where the quiet zone
+#            should be (`MotionBlurScene`)
+#   curled   a small QR code on paper bent around a cylinder or folded (`CurledPaperScene`)
+# Usage: bench/hard_retail.sh SET SEED… (bench/edgecut.sh, motion.sh and curled.sh name the seeds)
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
-SET="${1:?usage: bench/hard_retail.sh edgecut|motion SEED…}"
+SET="${1:?usage: bench/hard_retail.sh edgecut|motion|curled SEED…}"
 shift
 case "$SET" in
     edgecut) SCENES=(--edge-cut-scenes 200) ;;
     motion) SCENES=(--motion-scenes 200) ;;
-    *) echo "unknown set: $SET (edgecut or motion)" >&2; exit 2 ;;
+    curled) SCENES=(--curled-scenes 200) ;;
+    *) echo "unknown set: $SET (edgecut, motion or curled)" >&2; exit 2 ;;
 esac
 [[ $# -gt 0 ]] || { echo "usage: bench/hard_retail.sh $SET SEED…" >&2; exit 2; }
 barcode_peers

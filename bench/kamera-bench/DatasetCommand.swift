@@ -25,6 +25,9 @@ struct DatasetCommand: ParsableCommand {
     @Option(help: "Number of close-up retail scenes taken in motion: seen from one end, smeared, print where the quiet zone should be.")
     var motionScenes = 0
 
+    @Option(help: "Number of small photos of a QR code on curled or folded paper.")
+    var curledScenes = 0
+
     @Option(help: "Random seed.")
     var seed: UInt64 = 2026
 
@@ -158,6 +161,15 @@ struct DatasetCommand: ParsableCommand {
             let name = String(format: "motion_%04d.jpg", index)
             try ImageEncoder.write(scene.image, to: directory.appendingPathComponent(name), as: .jpeg(quality: scene.jpegQuality))
             truths.append(Truth(file: name, set: "motion", codes: [Code(symbology: scene.symbology.rawValue, text: scene.number)]))
+        }
+
+        // Curled: one QR code per small photo, its paper bent around a cylinder or folded
+        // (`CurledPaperScene`). Each scene has its own seed.
+        for index in 0..<curledScenes {
+            let scene = try CurledPaperScene.make(index: index, of: seed, photos: photos)
+            let name = String(format: "curled_%@_%04d.jpg", scene.bend.rawValue, index)
+            try ImageEncoder.write(scene.image, to: directory.appendingPathComponent(name), as: .jpeg(quality: scene.jpegQuality))
+            truths.append(Truth(file: name, set: "curled", codes: [Code(symbology: BarcodeSymbology.qr.rawValue, text: scene.payload)]))
         }
 
         // Negatives: the photos themselves hold no codes; anything found is a false positive.

@@ -65,6 +65,21 @@ int kgeo_rank_rectangles(kgeo_quad *quads, int count, const kgeo_rectangle_optio
 int kgeo_flatten_quad(const kgeo_image *source, const double *corners, int width, int height, int whiten,
                       int black_outside, uint8_t *out, char *error, size_t error_size);
 
+/// Flat views of QR codes on bent paper, owned by the result (free with kgeo_qr_views_free).
+typedef struct kgeo_qr_views {
+    uint8_t *pixels;  /* views back to back, each sides[i]×sides[i] gray, 6 pixels a module, 4 modules of margin */
+    int *sides;       /* each view's side in pixels */
+    double *outlines; /* 8 doubles a view: the code's corners in the image (top-left, top-right, bottom-right, bottom-left) */
+    int count;
+} kgeo_qr_views;
+
+/// Finds QR finder-pattern triples in `gray`, fits to each a sheet bent along one direction
+/// (pose, bend direction and curvature across the code) from the finder corners and the timing
+/// patterns' module edges, and samples the code on it into flat views (best first, at most
+/// `maximum_views`) for a decoder.
+int kgeo_qr_surface_views(const kgeo_image *gray, int maximum_views, kgeo_qr_views *out, char *error, size_t error_size);
+void kgeo_qr_views_free(kgeo_qr_views *views);
+
 /// A contour tree as flat arrays, owned by the result (free with kgeo_contours_free).
 typedef struct kgeo_contours {
     float *points;       /* x,y pairs in pixels of the analysed image, all contours back to back */

@@ -15,6 +15,8 @@ extension DetectBarcodesRequest {
         case stripePatches
         /// The image with a camera's smear across the bars compensated, for EAN/UPC numbers.
         case smearCompensated
+        /// QR codes on curled or folded paper, sampled flat along the fitted sheet.
+        case bentPaper
     }
 
     /// The thorough effort's numbers, named.
@@ -52,6 +54,7 @@ extension DetectBarcodesRequest {
             case .upscaled: try readUpscaled(gray, base: base, into: &found)
             case .stripePatches: try readStripePatches(gray, regions: regions, base: base, into: &found)
             case .smearCompensated: try readSmearCompensated(gray, regions: regions, base: base, into: &found)
+            case .bentPaper: try readBentPaper(gray, base: base, into: &found)
             }
         }
         // The agreement rule: a linear code that one extra pass alone read must be read again.
@@ -132,6 +135,26 @@ extension DetectBarcodesRequest {
         pass.tryDownscale = false  // scaled down, the smear is under a pixel and the compensation too
         let compensated = SmearCompensation.sharpened(gray, smear: ThoroughTuning.smear)
         found.add(try pass.read(compensated).filter { try GTINConfirmation.confirms($0, in: gray) })
+    }
+
+    /// A QR code on curled or folded paper drifts off any one plane-to-plane sampling grid.
+    /// When no QR code was read, each finder-pattern triple's code is sampled flat along a
+    /// sheet fitted to its finder and timing patterns (`BentPaperQRViews`) and the view read;
+    /// what it reads is placed back through the code's corners. Reed–Solomon decoding stands
+    /// for the agreement rule (a view of something else does not decode).
+    private func readBentPaper(_ gray: PixelBuffer, base: BarcodeReaderPass, into found: inout BarcodeCollection) throws {
+        guard symbologies.contains(.qr), !found.observations.contains(where: { $0.symbology == .qr }) else { return }
+        var pass = base
+        pass.formats = BarcodeSymbology.qr.readerNames.joined(separator: ",")
+        pass.tryInvert = false
+        pass.tryDownscale = false
+        pass.tryRotate = false
+        for view in try BentPaperQRViews.views(of: gray) {
+            // Another view of a code already read (each triple yields up to two sizes).
+            if found.observations.contains(where: { $0.symbology == .qr && $0.covers(view.outline.boundingRect) }) { continue }
+            let read = try pass.read(view.image).filter { $0.symbology == .qr }
+            found.add(read.map { $0.mapped(by: view.toPhoto, into: gray.size) }, isDefaultPass: false)
+        }
     }
 
     /// zxing-cpp reads linear codes and PDF417 only near 0° and 90°, PDF417 not upside down,
