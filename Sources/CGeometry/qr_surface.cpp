@@ -141,50 +141,67 @@ struct Sheet {
     double focal = 1;
     cv::Point2d principal;
 
-    /// The sheet's profile at distance `s` along the bend from the centre: (x, z).
-    void profile(double s, double &x, double &z) const {
-        double band = 0.75 * n / (kSegments / 2);
-        double sign = s < 0 ? -1 : 1, rest = std::abs(s), theta = 0;
-        x = 0;
-        z = 0;
-        for (int k = 0; rest > 1e-12; k++) {
-            int index = sign > 0 ? kSegments / 2 + std::min(k, kSegments / 2 - 1) : kSegments / 2 - 1 - std::min(k, kSegments / 2 - 1);
-            double kappa = p[7 + index];
-            double step = k < kSegments / 2 - 1 ? std::min(rest, band) : rest;
-            // An arc of curvature kappa over `step`, starting at angle theta (along ±x).
-            double next = theta + kappa * step;
-            if (std::abs(kappa) < 1e-9) {
-                x += step * std::cos(theta);
-                z += step * std::sin(theta);
-            } else {
-                x += (std::sin(next) - std::sin(theta)) / kappa;
-                z += (std::cos(theta) - std::cos(next)) / kappa;
+    /// What every projection of one parameter set shares: the rotation, the bend's direction
+    /// and where each band of the profile starts (x, z, angle), so a point costs one sincos.
+    struct Prepared {
+        cv::Matx33d r;
+        double c = 1, s = 0, band = 1;
+        // [side][band]: side 0 towards −s, 1 towards +s.
+        double x0[2][kSegments / 2], z0[2][kSegments / 2], theta0[2][kSegments / 2], sin0[2][kSegments / 2],
+            cos0[2][kSegments / 2], kappa[2][kSegments / 2];
+    };
+
+    Prepared prepare() const {
+        Prepared q;
+        cv::Rodrigues(cv::Vec3d(p[0], p[1], p[2]), q.r);
+        q.c = std::cos(p[6]);
+        q.s = std::sin(p[6]);
+        q.band = 0.75 * n / (kSegments / 2);
+        for (int side = 0; side < 2; side++) {
+            double x = 0, z = 0, theta = 0;
+            for (int k = 0; k < kSegments / 2; k++) {
+                int index = side == 1 ? kSegments / 2 + k : kSegments / 2 - 1 - k;
+                double kappa = p[7 + index];
+                q.x0[side][k] = x;
+                q.z0[side][k] = z;
+                q.theta0[side][k] = theta;
+                q.sin0[side][k] = std::sin(theta);
+                q.cos0[side][k] = std::cos(theta);
+                q.kappa[side][k] = kappa;
+                arc(kappa, q.band, theta, q.sin0[side][k], q.cos0[side][k], x, z);
+                theta += kappa * q.band;
             }
-            theta = next;
-            rest -= step;
         }
-        x *= sign;
+        return q;
     }
 
-    /// The rotation matrix of the pose (computed once per evaluation, not per point).
-    cv::Matx33d rotation() const {
-        cv::Matx33d r;
-        cv::Rodrigues(cv::Vec3d(p[0], p[1], p[2]), r);
-        return r;
+    /// Advances (x, z) along an arc of curvature `kappa` over `step` from angle `theta`.
+    static void arc(double kappa, double step, double theta, double sinTheta, double cosTheta, double &x, double &z) {
+        if (std::abs(kappa) < 1e-9) {
+            x += step * cosTheta;
+            z += step * sinTheta;
+        } else {
+            double next = theta + kappa * step;
+            x += (std::sin(next) - sinTheta) / kappa;
+            z += (cosTheta - std::cos(next)) / kappa;
+        }
     }
 
     /// Where module coordinates (u, v) appear in the image.
-    cv::Point2d project(double u, double v) const { return project(u, v, rotation()); }
+    cv::Point2d project(double u, double v) const { return project(u, v, prepare()); }
 
-    /// As `project`, with the pose's rotation matrix `r` given.
-    cv::Point2d project(double u, double v, const cv::Matx33d &r) const {
+    /// As `project`, with the parameters' shared values `q` prepared.
+    cv::Point2d project(double u, double v, const Prepared &q) const {
         double a = u - n / 2.0, b = v - n / 2.0;
-        double c = std::cos(p[6]), s = std::sin(p[6]);
-        double along = a * c + b * s, across = -a * s + b * c;
-        double x, z;
-        profile(along, x, z);
-        cv::Vec3d local(x * c - across * s, x * s + across * c, z);
-        cv::Vec3d world = r * local + cv::Vec3d(p[3], p[4], p[5]);
+        double along = a * q.c + b * q.s, across = -a * q.s + b * q.c;
+        int side = along < 0 ? 0 : 1;
+        double rest = std::abs(along);
+        int k = std::min(static_cast<int>(rest / q.band), kSegments / 2 - 1);
+        double x = q.x0[side][k], z = q.z0[side][k];
+        arc(q.kappa[side][k], rest - k * q.band, q.theta0[side][k], q.sin0[side][k], q.cos0[side][k], x, z);
+        if (side == 0) x = -x;
+        cv::Vec3d local(x * q.c - across * q.s, x * q.s + across * q.c, z);
+        cv::Vec3d world = q.r * local + cv::Vec3d(p[3], p[4], p[5]);
         double depth = std::max(world[2], 1e-6);
         return {principal.x + focal * world[0] / depth, principal.y + focal * world[1] / depth};
     }
@@ -195,9 +212,9 @@ struct Sheet {
 std::vector<double> residuals(const Sheet &sheet, const std::vector<Correspondence> &points) {
     std::vector<double> r;
     r.reserve(points.size() * 2 + kSegments);
-    const cv::Matx33d rotation = sheet.rotation();
+    const Sheet::Prepared prepared = sheet.prepare();
     for (const auto &c : points) {
-        cv::Point2d q = sheet.project(c.module.x, c.module.y, rotation);
+        cv::Point2d q = sheet.project(c.module.x, c.module.y, prepared);
         r.push_back(c.weight * (q.x - c.image.x));
         r.push_back(c.weight * (q.y - c.image.y));
     }
@@ -280,9 +297,9 @@ int measureTiming(const Sheet &sheet, const cv::Mat &gray, bool alongRow, std::v
     const double step = 0.1;
     std::vector<double> t, value;
     std::vector<cv::Point2d> where;
-    const cv::Matx33d rotation = sheet.rotation();
+    const Sheet::Prepared prepared = sheet.prepare();
     for (double s = 5.5; s <= n - 5.5 + 1e-9; s += step) {
-        cv::Point2d q = alongRow ? sheet.project(s, 6.5, rotation) : sheet.project(6.5, s, rotation);
+        cv::Point2d q = alongRow ? sheet.project(s, 6.5, prepared) : sheet.project(6.5, s, prepared);
         double g = sample(gray, q.x, q.y);
         if (g < 0) return 0;
         t.push_back(s);
@@ -404,13 +421,28 @@ bool viewOf(const cv::Mat &gray, const Finder &tl, const Finder &tr, const Finde
     view.pixels.assign(static_cast<size_t>(view.side) * view.side, 0);
     std::vector<double> inside;
     std::vector<double> values(static_cast<size_t>(view.side) * view.side, -1);
-    const cv::Matx33d rotation = best.rotation();
+    // Positions on a half-module lattice, interpolated between (the sheet is smooth at that
+    // scale), rather than a projection per view pixel.
+    const Sheet::Prepared prepared = best.prepare();
+    const int lattice = 2 * n + 1;
+    std::vector<cv::Point2d> grid(static_cast<size_t>(lattice) * lattice);
+    for (int j = 0; j < lattice; j++) {
+        for (int i = 0; i < lattice; i++) grid[static_cast<size_t>(j) * lattice + i] = best.project(i / 2.0, j / 2.0, prepared);
+    }
     for (int y = 0; y < view.side; y++) {
         double v = (y + 0.5) / scale - quiet;
+        if (v < 0 || v > n) continue;
+        int j = std::min(static_cast<int>(v * 2), lattice - 2);
+        double fy = v * 2 - j;
         for (int x = 0; x < view.side; x++) {
             double u = (x + 0.5) / scale - quiet;
-            if (u < 0 || v < 0 || u > n || v > n) continue;
-            cv::Point2d q = best.project(u, v, rotation);
+            if (u < 0 || u > n) continue;
+            int i = std::min(static_cast<int>(u * 2), lattice - 2);
+            double fx = u * 2 - i;
+            const cv::Point2d &p00 = grid[static_cast<size_t>(j) * lattice + i], &p01 = grid[static_cast<size_t>(j) * lattice + i + 1],
+                              &p10 = grid[static_cast<size_t>(j + 1) * lattice + i],
+                              &p11 = grid[static_cast<size_t>(j + 1) * lattice + i + 1];
+            cv::Point2d q = (p00 * (1 - fx) + p01 * fx) * (1 - fy) + (p10 * (1 - fx) + p11 * fx) * fy;
             double g = sample(gray, q.x, q.y);
             values[static_cast<size_t>(y) * view.side + x] = g;
             if (g >= 0) inside.push_back(g);
