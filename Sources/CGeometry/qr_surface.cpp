@@ -77,7 +77,9 @@ bool finderCorners(const std::vector<cv::Point> &contour, std::array<cv::Point2d
 std::vector<Finder> findFinders(const cv::Mat &gray) {
     std::vector<Finder> found;
     int shortSide = std::min(gray.cols, gray.rows);
-    for (int block : {std::max(11, (shortSide / 12) | 1), std::max(21, (shortSide / 5) | 1)}) {
+    // One threshold: a second, coarser one found no code more on the tuning sets and doubled
+    // the contour search, which is most of the cost on photos without a QR code.
+    for (int block : {std::max(11, (shortSide / 12) | 1)}) {
         cv::Mat binary;
         cv::adaptiveThreshold(gray, binary, 255, cv::ADAPTIVE_THRESH_MEAN_C, cv::THRESH_BINARY_INV, block, 5);
         std::vector<std::vector<cv::Point>> contours;
@@ -122,6 +124,33 @@ std::vector<Finder> findFinders(const cv::Mat &gray) {
     return found;
 }
 
+/// Finder patterns of small codes (modules of 2–3 pixels, whose rings merge when thresholded
+/// as they are) looked for in the image enlarged twice, in this image's coordinates.
+std::vector<Finder> findFindersEnlarged(const cv::Mat &gray) {
+    cv::Mat enlarged;
+    cv::resize(gray, enlarged, cv::Size(), 2, 2, cv::INTER_CUBIC);
+    std::vector<Finder> found = findFinders(enlarged);
+    for (auto &f : found) {
+        // Continuous coordinates (pixel edges at whole numbers) scale exactly.
+        f.center *= 0.5;
+        for (auto &c : f.corners) c *= 0.5;
+        f.module *= 0.5;
+    }
+    return found;
+}
+
+/// Adds the `more` finders not already in `finders` (no centre within 1.5 modules).
+void mergeFinders(std::vector<Finder> &finders, const std::vector<Finder> &more) {
+    size_t existing = finders.size();
+    for (const auto &f : more) {
+        bool duplicate = false;
+        for (size_t i = 0; i < existing; i++) {
+            if (std::hypot(finders[i].center.x - f.center.x, finders[i].center.y - f.center.y) < 1.5 * finders[i].module) duplicate = true;
+        }
+        if (!duplicate) finders.push_back(f);
+    }
+}
+
 /// A point of the code (module coordinates: module (i, j) spans [i, i+1] × [j, j+1]) and
 /// where it was seen.
 struct Correspondence {
@@ -137,6 +166,9 @@ constexpr int kSegments = 8;
 /// the bend (per module), bands spanning ±0.75 of the code's side from its centre.
 struct Sheet {
     std::array<double, 6 + 1 + kSegments> p{};
+    /// A sharp crease instead of the bands: flat up to p[7] (modules from the centre along
+    /// the bend), then turned by p[8] radians; p[9…] unused.
+    bool crease = false;
     int n = 21;
     double focal = 1;
     cv::Point2d principal;
@@ -145,7 +177,7 @@ struct Sheet {
     /// and where each band of the profile starts (x, z, angle), so a point costs one sincos.
     struct Prepared {
         cv::Matx33d r;
-        double c = 1, s = 0, band = 1;
+        double c = 1, s = 0, band = 1, creaseCos = 1, creaseSin = 0;
         // [side][band]: side 0 towards −s, 1 towards +s.
         double x0[2][kSegments / 2], z0[2][kSegments / 2], theta0[2][kSegments / 2], sin0[2][kSegments / 2],
             cos0[2][kSegments / 2], kappa[2][kSegments / 2];
@@ -156,6 +188,11 @@ struct Sheet {
         cv::Rodrigues(cv::Vec3d(p[0], p[1], p[2]), q.r);
         q.c = std::cos(p[6]);
         q.s = std::sin(p[6]);
+        if (crease) {
+            q.creaseCos = std::cos(p[8]);
+            q.creaseSin = std::sin(p[8]);
+            return q;
+        }
         q.band = 0.75 * n / (kSegments / 2);
         for (int side = 0; side < 2; side++) {
             double x = 0, z = 0, theta = 0;
@@ -194,12 +231,20 @@ struct Sheet {
     cv::Point2d project(double u, double v, const Prepared &q) const {
         double a = u - n / 2.0, b = v - n / 2.0;
         double along = a * q.c + b * q.s, across = -a * q.s + b * q.c;
-        int side = along < 0 ? 0 : 1;
-        double rest = std::abs(along);
-        int k = std::min(static_cast<int>(rest / q.band), kSegments / 2 - 1);
-        double x = q.x0[side][k], z = q.z0[side][k];
-        arc(q.kappa[side][k], rest - k * q.band, q.theta0[side][k], q.sin0[side][k], q.cos0[side][k], x, z);
-        if (side == 0) x = -x;
+        double x, z;
+        if (crease) {
+            double beyond = along - p[7];
+            x = beyond <= 0 ? along : p[7] + beyond * q.creaseCos;
+            z = beyond <= 0 ? 0 : beyond * q.creaseSin;
+        } else {
+            int side = along < 0 ? 0 : 1;
+            double rest = std::abs(along);
+            int k = std::min(static_cast<int>(rest / q.band), kSegments / 2 - 1);
+            x = q.x0[side][k];
+            z = q.z0[side][k];
+            arc(q.kappa[side][k], rest - k * q.band, q.theta0[side][k], q.sin0[side][k], q.cos0[side][k], x, z);
+            if (side == 0) x = -x;
+        }
         cv::Vec3d local(x * q.c - across * q.s, x * q.s + across * q.c, z);
         cv::Vec3d world = q.r * local + cv::Vec3d(p[3], p[4], p[5]);
         double depth = std::max(world[2], 1e-6);
@@ -219,6 +264,7 @@ std::vector<double> residuals(const Sheet &sheet, const std::vector<Corresponden
         r.push_back(c.weight * (q.y - c.image.y));
     }
     double pixelsPerModule = sheet.focal / std::max(1.0, sheet.p[5]);
+    if (sheet.crease) return r;
     for (int k = 0; k + 1 < kSegments; k++) r.push_back(4 * pixelsPerModule * (sheet.p[7 + k] - sheet.p[8 + k]) * sheet.n / 4);
     for (int k = 0; k < kSegments; k++) r.push_back(0.5 * pixelsPerModule * sheet.p[7 + k] * sheet.n / 4);
     return r;
@@ -338,6 +384,87 @@ int measureTiming(const Sheet &sheet, const cv::Mat &gray, bool alongRow, std::v
     return matched;
 }
 
+/// Every module edge the code shows, measured along the fitted sheet: module centres (and
+/// the quiet zone's ring, light) are classified against their neighbourhood's mean; where
+/// two neighbours differ with some margin, the mid-grey crossing nearest their shared edge
+/// (within 0.7 of a module, in the right direction) becomes a correspondence on that edge.
+/// The bottom and right of a code, far from the finders, are held by these.
+int measureModuleEdges(const Sheet &sheet, const cv::Mat &gray, std::vector<Correspondence> &out) {
+    const int n = sheet.n, m = n + 2;
+    const Sheet::Prepared prepared = sheet.prepare();
+    std::vector<double> value(static_cast<size_t>(m) * m);
+    auto at = [&](int i, int j) -> double & { return value[static_cast<size_t>(j + 1) * m + (i + 1)]; };
+    for (int j = -1; j <= n; j++) {
+        for (int i = -1; i <= n; i++) {
+            cv::Point2d q = sheet.project(i + 0.5, j + 0.5, prepared);
+            double g = sample(gray, q.x, q.y);
+            if (g < 0) return 0;
+            at(i, j) = g;
+        }
+    }
+    std::vector<int8_t> kind(static_cast<size_t>(m) * m, 0);  // −1 light, 1 dark, 0 unsure
+    auto kindAt = [&](int i, int j) -> int8_t & { return kind[static_cast<size_t>(j + 1) * m + (i + 1)]; };
+    for (int j = -1; j <= n; j++) {
+        for (int i = -1; i <= n; i++) {
+            if (i < 0 || j < 0 || i >= n || j >= n) {
+                kindAt(i, j) = -1;
+                continue;
+            }
+            double sum = 0, lo = 255, hi = 0;
+            int count = 0;
+            for (int dj = -3; dj <= 3; dj++) {
+                for (int di = -3; di <= 3; di++) {
+                    int x = std::clamp(i + di, -1, n), y = std::clamp(j + dj, -1, n);
+                    double g = at(x, y);
+                    sum += g;
+                    lo = std::min(lo, g);
+                    hi = std::max(hi, g);
+                    count++;
+                }
+            }
+            double threshold = sum / count, margin = 0.12 * (hi - lo);
+            double g = at(i, j);
+            kindAt(i, j) = hi - lo < 12 ? 0 : g < threshold - margin ? 1 : g > threshold + margin ? -1 : 0;
+        }
+    }
+    const double step = 0.05, reach = 0.7;
+    // About 400 edges suffice to hold a sheet of 15 parameters; larger codes measure a share.
+    const int stride = std::max(1, n * n / 400);
+    int measured = 0, seen = 0;
+    for (int horizontal = 0; horizontal < 2; horizontal++) {
+        for (int j = 0; j < n; j++) {
+            for (int i = -1; i < n; i++) {
+                // The edge between (i, j) and (i + 1, j), or, transposed, (j, i) and (j, i + 1).
+                int ax = horizontal ? i : j, ay = horizontal ? j : i, bx = horizontal ? i + 1 : j, by = horizontal ? j : i + 1;
+                int8_t ka = kindAt(ax, ay), kb = kindAt(bx, by);
+                if (ka == 0 || kb == 0 || ka == kb || seen++ % stride != 0) continue;
+                double mid = (at(ax, ay) + at(bx, by)) / 2;
+                double edge = i + 1, across = j + 0.5;
+                double best = -1, previous = 0;
+                cv::Point2d previousPoint, bestPoint;
+                for (double t = edge - reach; t <= edge + reach + 1e-9; t += step) {
+                    cv::Point2d q = horizontal ? sheet.project(t, across, prepared) : sheet.project(across, t, prepared);
+                    double d = sample(gray, q.x, q.y) - mid;
+                    if (t > edge - reach && (previous < 0) != (d < 0) && ((ka == 1) == (previous < 0))) {
+                        double f = previous / (previous - d);
+                        double crossing = t - step + f * step;
+                        if (best < 0 || std::abs(crossing - edge) < std::abs(best - edge)) {
+                            best = crossing;
+                            bestPoint = previousPoint + (q - previousPoint) * f;
+                        }
+                    }
+                    previous = d;
+                    previousPoint = q;
+                }
+                if (best < 0) continue;
+                out.push_back({horizontal ? cv::Point2d(edge, across) : cv::Point2d(across, edge), bestPoint, 0.5});
+                measured++;
+            }
+        }
+    }
+    return measured;
+}
+
 /// The finder patterns' corners and centres in module coordinates for a code of side n.
 bool finderCorrespondences(const Finder &tl, const Finder &tr, const Finder &bl, int n, std::vector<Correspondence> &out) {
     cv::Point2d e1 = tr.center - tl.center, e2 = bl.center - tl.center;
@@ -366,13 +493,28 @@ bool finderCorrespondences(const Finder &tl, const Finder &tr, const Finder &bl,
 
 struct View {
     std::vector<uint8_t> pixels;
-    int side;
+    int side = 0;
     std::array<cv::Point2d, 4> outline;
     double score;
 };
 
-/// Fits the sheet for a code of side n seen through finders (tl, tr, bl) and samples it flat.
-bool viewOf(const cv::Mat &gray, const Finder &tl, const Finder &tr, const Finder &bl, int n, double focal, View &view) {
+void refineOnEdges(Sheet &sheet, const std::vector<Correspondence> &base, const cv::Mat &gray, int rounds);
+bool render(const Sheet &best, const cv::Mat &gray, View &view);
+
+
+/// A sheet fitted to a code of side n from its finders and timing patterns, and how many of
+/// the timing patterns' module edges it found (the side's score).
+struct Fitted {
+    Sheet sheet;
+    std::vector<Correspondence> base;
+    double score = 0;
+    int order = 0;
+};
+
+/// Fits the bands' sheet for a code of side n seen through finders (tl, tr, bl): the plane
+/// from the finders' points, then from four bend directions three rounds of measuring the
+/// timing patterns along the sheet and refitting; the direction with most timing edges wins.
+bool fitBands(const cv::Mat &gray, const Finder &tl, const Finder &tr, const Finder &bl, int n, double focal, Fitted &out) {
     std::vector<Correspondence> base;
     if (!finderCorrespondences(tl, tr, bl, n, base)) return false;
     cv::Matx33d camera(focal, 0, gray.cols / 2.0, 0, focal, gray.rows / 2.0, 0, 0, 1);
@@ -385,7 +527,6 @@ bool viewOf(const cv::Mat &gray, const Finder &tl, const Finder &tr, const Finde
     cv::Vec3d rvec, tvec;
     if (!cv::solvePnP(object, image, camera, cv::noArray(), rvec, tvec, false, cv::SOLVEPNP_IPPE)) return false;
     if (tvec[2] <= 0) return false;
-    Sheet best;
     double bestCost = -1;
     int bestEdges = 0;
     for (double phi : {0.0, CV_PI / 4, CV_PI / 2, 3 * CV_PI / 4}) {
@@ -401,7 +542,6 @@ bool viewOf(const cv::Mat &gray, const Finder &tl, const Finder &tr, const Finde
         fit(sheet, base, 20);
         std::vector<Correspondence> points;
         int edges = 0;
-        // Measure the timing patterns along the sheet, refit, and measure again on the better sheet.
         for (int round = 0; round < 3; round++) {
             points = base;
             edges = measureTiming(sheet, gray, true, points) + measureTiming(sheet, gray, false, points);
@@ -409,12 +549,75 @@ bool viewOf(const cv::Mat &gray, const Finder &tl, const Finder &tr, const Finde
         }
         double c = cost(residuals(sheet, points)) / std::max<size_t>(1, points.size());
         if (edges > bestEdges || (edges == bestEdges && (bestCost < 0 || c < bestCost))) {
-            best = sheet;
+            out.sheet = sheet;
             bestCost = c;
             bestEdges = edges;
         }
     }
-    if (bestCost < 0) return false;
+    out.base = std::move(base);
+    // Found edges less those missing: a wrong side finds fewer of more.
+    out.score = bestEdges - 2.0 * (n - 13);
+    return bestCost >= 0;
+}
+
+/// A fold is a kink the bands round off over a band's width (a fifth of the code): the same
+/// sheet with one sharp crease where the bands bent most, turned by what they turned there.
+Sheet creasedFrom(const Sheet &bands) {
+    Sheet folded = bands;
+    folded.crease = true;
+    const int n = bands.n, half = kSegments / 2;
+    const double band = 0.75 * n / half;
+    int strongest = 0;
+    for (int k = 1; k < kSegments; k++) {
+        if (std::abs(bands.p[7 + k]) > std::abs(bands.p[7 + strongest])) strongest = k;
+    }
+    bool positive = strongest >= half;
+    double position = positive ? (strongest - half + 0.5) * band : -(half - 1 - strongest + 0.5) * band;
+    double turn = 0;
+    for (int k = positive ? half : 0; k < (positive ? kSegments : half); k++) turn += bands.p[7 + k] * band;
+    if (!positive) {
+        // The crease on the far side: turn the bend's direction round so the centre stays flat.
+        folded.p[6] += CV_PI;
+        position = -position;
+    }
+    std::fill(folded.p.begin() + 7, folded.p.end(), 0.0);
+    folded.p[7] = position;
+    folded.p[8] = turn;
+    return folded;
+}
+
+/// The views of a fitted side: the bands' sheet and the creased one, each refined on every
+/// module edge the code shows (the decoder tells which holds).
+void viewsOf(const Fitted &fitted, const cv::Mat &gray, std::vector<View> &out) {
+    Sheet bands = fitted.sheet;
+    refineOnEdges(bands, fitted.base, gray, 2);
+    View view;
+    if (!render(bands, gray, view)) return;
+    view.score = fitted.score;
+    out.push_back(std::move(view));
+    Sheet folded = creasedFrom(bands);
+    fit(folded, fitted.base, 20);
+    refineOnEdges(folded, fitted.base, gray, 2);
+    View creased;
+    if (!render(folded, gray, creased)) return;
+    creased.score = fitted.score;
+    out.push_back(std::move(creased));
+}
+
+/// Measures the timing patterns and every module edge along `sheet` and refits, `rounds` times.
+void refineOnEdges(Sheet &sheet, const std::vector<Correspondence> &base, const cv::Mat &gray, int rounds) {
+    for (int round = 0; round < rounds; round++) {
+        std::vector<Correspondence> points = base;
+        measureTiming(sheet, gray, true, points);
+        measureTiming(sheet, gray, false, points);
+        measureModuleEdges(sheet, gray, points);
+        fit(sheet, points, 15);
+    }
+}
+
+/// The code sampled on `best` into a flat view.
+bool render(const Sheet &best, const cv::Mat &gray, View &view) {
+    const int n = best.n;
     // Flat view: 6 pixels a module, 4 modules of quiet zone filled with the paper's grey.
     const int scale = 6, quiet = 4;
     view.side = (n + 2 * quiet) * scale;
@@ -453,8 +656,96 @@ bool viewOf(const cv::Mat &gray, const Finder &tl, const Finder &tr, const Finde
     double paper = inside[inside.size() * 9 / 10];
     for (size_t i = 0; i < values.size(); i++) view.pixels[i] = static_cast<uint8_t>(std::lround(values[i] < 0 ? paper : values[i]));
     view.outline = {best.project(0, 0), best.project(n, 0), best.project(n, n), best.project(0, n)};
-    view.score = bestEdges - 2.0 * (n - 13);
     return true;
+}
+
+/// Three finders that may be one code's: a top-left one with the other two at similar
+/// distances, roughly square to it, turning clockwise (top-right, then bottom-left), of similar
+/// module sizes; the four most code-like.
+struct Triple {
+    int tl, tr, bl;
+    double badness;
+};
+
+std::vector<Triple> findTriples(const std::vector<Finder> &finders) {
+    std::vector<Triple> triples;
+    for (size_t i = 0; i < finders.size(); i++) {
+        for (size_t j = 0; j < finders.size(); j++) {
+            for (size_t k = 0; k < finders.size(); k++) {
+                if (i == j || j == k || i == k) continue;
+                const Finder &a = finders[i], &b = finders[j], &c = finders[k];
+                cv::Point2d e1 = b.center - a.center, e2 = c.center - a.center;
+                if (e1.x * e2.y - e1.y * e2.x <= 0) continue;
+                double l1 = std::hypot(e1.x, e1.y), l2 = std::hypot(e2.x, e2.y);
+                double m = (a.module + b.module + c.module) / 3;
+                double mmax = std::max({a.module, b.module, c.module}), mmin = std::min({a.module, b.module, c.module});
+                if (mmax > 2.2 * mmin || l1 < 10 * m || l2 < 10 * m || l1 > 70 * m || l2 > 70 * m) continue;
+                double ratio = std::max(l1, l2) / std::min(l1, l2);
+                double cosine = (e1.x * e2.x + e1.y * e2.y) / (l1 * l2);
+                if (ratio > 1.8 || std::abs(cosine) > 0.8) continue;
+                triples.push_back({static_cast<int>(i), static_cast<int>(j), static_cast<int>(k),
+                                   std::abs(cosine) + std::log(ratio) + std::log(mmax / mmin)});
+            }
+        }
+    }
+    std::sort(triples.begin(), triples.end(), [](const Triple &a, const Triple &b) { return a.badness < b.badness; });
+    if (triples.size() > 4) triples.resize(4);
+    return triples;
+}
+
+/// A triple's views, best first: the code sides (versions 1–10, 21…57 modules) nearest the
+/// finders' spacing and one version either way are fitted; the side(s) whose timing patterns
+/// show most of their edges are viewed.
+std::vector<View> viewsOfTriple(const cv::Mat &gray, const Finder &tl, const Finder &tr, const Finder &bl, double focal) {
+    double m = (tl.module + tr.module + bl.module) / 3;
+    double across = (std::hypot(tr.center.x - tl.center.x, tr.center.y - tl.center.y) +
+                     std::hypot(bl.center.x - tl.center.x, bl.center.y - tl.center.y)) /
+                        (2 * m) +
+                    7;
+    int nearest = 21 + 4 * static_cast<int>(std::lround(std::clamp((across - 21) / 4, 0.0, 9.0)));
+    std::vector<Fitted> sides;
+    for (int n : {nearest, nearest - 4, nearest + 4}) {
+        if (n < 21 || n > 57) continue;
+        Fitted fitted;
+        fitted.order = static_cast<int>(sides.size());
+        if (fitBands(gray, tl, tr, bl, n, focal, fitted)) sides.push_back(std::move(fitted));
+    }
+    // Best score first; on a tie the side nearest the finders' spacing (fitted first).
+    std::sort(sides.begin(), sides.end(),
+              [](const Fitted &a, const Fitted &b) { return a.score != b.score ? a.score > b.score : a.order < b.order; });
+    std::vector<View> views;
+    for (size_t i = 0; i < sides.size() && i < 2; i++) {
+        // A second side only when its timing patterns look as good.
+        if (i > 0 && sides[i].score < sides[0].score) break;
+        viewsOf(sides[i], gray, views);
+    }
+    return views;
+}
+
+/// The views as the C API hands them over (malloc'd; outlines scaled back by 1 / `shrink`).
+kgeo_qr_views pack(const std::vector<View> &views, double shrink) {
+    size_t total = 0;
+    for (const auto &v : views) total += v.pixels.size();
+    kgeo_qr_views result{};
+    result.count = static_cast<int>(views.size());
+    result.pixels = static_cast<uint8_t *>(std::malloc(std::max<size_t>(total, 1)));
+    result.sides = static_cast<int *>(std::malloc(sizeof(int) * std::max<size_t>(views.size(), 1)));
+    result.outlines = static_cast<double *>(std::malloc(sizeof(double) * 8 * std::max<size_t>(views.size(), 1)));
+    if (!result.pixels || !result.sides || !result.outlines) {
+        kgeo_qr_views_free(&result);
+        throw std::bad_alloc();
+    }
+    size_t offset = 0;
+    for (size_t i = 0; i < views.size(); i++) {
+        std::memcpy(result.pixels + offset, views[i].pixels.data(), views[i].pixels.size());
+        offset += views[i].pixels.size();
+        result.sides[i] = views[i].side;
+        for (int k = 0; k < 4; k++) {
+            result.outlines[8 * i + 2 * k] = views[i].outline[k].x / shrink;
+            result.outlines[8 * i + 2 * k + 1] = views[i].outline[k].y / shrink;
+        }
+    }
+    return result;
 }
 
 }  // namespace
@@ -474,85 +765,19 @@ extern "C" int kgeo_qr_surface_views(const kgeo_image *gray, int maximumViews, k
         else
             working = image;
         std::vector<Finder> finders = findFinders(working);
+        if (std::max(working.cols, working.rows) <= 640) mergeFinders(finders, findFindersEnlarged(working));
         if (finders.size() > 12) {
             std::sort(finders.begin(), finders.end(), [](const Finder &a, const Finder &b) { return a.module > b.module; });
             finders.resize(12);
         }
-        // Triples: a top-left finder with the other two at similar distances, roughly square
-        // to it, turning clockwise (top-right, then bottom-left), of similar module sizes.
-        struct Triple {
-            int tl, tr, bl;
-            double badness;
-        };
-        std::vector<Triple> triples;
-        for (size_t i = 0; i < finders.size(); i++) {
-            for (size_t j = 0; j < finders.size(); j++) {
-                for (size_t k = 0; k < finders.size(); k++) {
-                    if (i == j || j == k || i == k) continue;
-                    const Finder &a = finders[i], &b = finders[j], &c = finders[k];
-                    cv::Point2d e1 = b.center - a.center, e2 = c.center - a.center;
-                    if (e1.x * e2.y - e1.y * e2.x <= 0) continue;
-                    double l1 = std::hypot(e1.x, e1.y), l2 = std::hypot(e2.x, e2.y);
-                    double m = (a.module + b.module + c.module) / 3;
-                    double mmax = std::max({a.module, b.module, c.module}), mmin = std::min({a.module, b.module, c.module});
-                    if (mmax > 2.2 * mmin || l1 < 10 * m || l2 < 10 * m || l1 > 70 * m || l2 > 70 * m) continue;
-                    double ratio = std::max(l1, l2) / std::min(l1, l2);
-                    double cosine = (e1.x * e2.x + e1.y * e2.y) / (l1 * l2);
-                    if (ratio > 1.8 || std::abs(cosine) > 0.8) continue;
-                    triples.push_back({static_cast<int>(i), static_cast<int>(j), static_cast<int>(k),
-                                       std::abs(cosine) + std::log(ratio) + std::log(mmax / mmin)});
-                }
-            }
-        }
-        std::sort(triples.begin(), triples.end(), [](const Triple &a, const Triple &b) { return a.badness < b.badness; });
-        if (triples.size() > 4) triples.resize(4);
-
         std::vector<View> views;
         // An unknown phone lens: a field of view of about 55° across the long side.
         double focal = 1.0 * std::max(working.cols, working.rows);
-        for (const auto &t : triples) {
-            const Finder &tl = finders[t.tl], &tr = finders[t.tr], &bl = finders[t.bl];
-            double m = (tl.module + tr.module + bl.module) / 3;
-            double across = (std::hypot(tr.center.x - tl.center.x, tr.center.y - tl.center.y) +
-                             std::hypot(bl.center.x - tl.center.x, bl.center.y - tl.center.y)) /
-                                (2 * m) +
-                            7;
-            // Sides of versions 1–10 (21…57 modules) near the estimate; the timing edges found
-            // decide between them.
-            int nearest = 21 + 4 * static_cast<int>(std::lround(std::clamp((across - 21) / 4, 0.0, 9.0)));
-            std::vector<View> candidates;
-            for (int n : {nearest, nearest - 4, nearest + 4}) {
-                if (n < 21 || n > 57) continue;
-                View v;
-                if (viewOf(working, tl, tr, bl, n, focal, v)) candidates.push_back(std::move(v));
-            }
-            std::sort(candidates.begin(), candidates.end(), [](const View &a, const View &b) { return a.score > b.score; });
-            for (size_t c = 0; c < candidates.size() && c < 2; c++) views.push_back(std::move(candidates[c]));
+        for (const auto &t : findTriples(finders)) {
+            for (auto &v : viewsOfTriple(working, finders[t.tl], finders[t.tr], finders[t.bl], focal)) views.push_back(std::move(v));
         }
         if (static_cast<int>(views.size()) > maximumViews) views.resize(maximumViews);
-
-        size_t total = 0;
-        for (const auto &v : views) total += v.pixels.size();
-        kgeo_qr_views result{};
-        result.count = static_cast<int>(views.size());
-        result.pixels = static_cast<uint8_t *>(std::malloc(std::max<size_t>(total, 1)));
-        result.sides = static_cast<int *>(std::malloc(sizeof(int) * std::max<size_t>(views.size(), 1)));
-        result.outlines = static_cast<double *>(std::malloc(sizeof(double) * 8 * std::max<size_t>(views.size(), 1)));
-        if (!result.pixels || !result.sides || !result.outlines) {
-            kgeo_qr_views_free(&result);
-            throw std::bad_alloc();
-        }
-        size_t offset = 0;
-        for (size_t i = 0; i < views.size(); i++) {
-            std::memcpy(result.pixels + offset, views[i].pixels.data(), views[i].pixels.size());
-            offset += views[i].pixels.size();
-            result.sides[i] = views[i].side;
-            for (int k = 0; k < 4; k++) {
-                result.outlines[8 * i + 2 * k] = views[i].outline[k].x / shrink;
-                result.outlines[8 * i + 2 * k + 1] = views[i].outline[k].y / shrink;
-            }
-        }
-        *out = result;
+        *out = pack(views, shrink);
     });
 }
 

@@ -23,7 +23,7 @@ enum BentPaperQRViews {
     }
 
     /// How many views one photo yields at most (each is one decoder read).
-    static let maximumViews = 8
+    static let maximumViews = 16
     /// Pixels a module and modules of margin in a view (the shim's layout).
     static let pixelsPerModule = 6.0
     static let margin = 4.0
