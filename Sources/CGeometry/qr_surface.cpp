@@ -231,6 +231,8 @@ struct Sheet {
     cv::Point2d project(double u, double v, const Prepared &q) const {
         double a = u - n / 2.0, b = v - n / 2.0;
         double along = a * q.c + b * q.s, across = -a * q.s + b * q.c;
+        // A diverged fit: no band to index (the caller's sampling treats NaN as outside).
+        if (!std::isfinite(along) || !std::isfinite(across) || std::abs(along) > 1e6) return {NAN, NAN};
         double x, z;
         if (crease) {
             double beyond = along - p[7];
@@ -326,7 +328,8 @@ double fit(Sheet &sheet, const std::vector<Correspondence> &points, int iteratio
 double sample(const cv::Mat &gray, double x, double y) {
     x -= 0.5;
     y -= 0.5;
-    if (x < 0 || y < 0 || x > gray.cols - 1.001 || y > gray.rows - 1.001) return -1;
+    // Written so that NaN (a diverged fit) lands outside too, before any conversion to int.
+    if (!(x >= 0 && y >= 0 && x <= gray.cols - 1.001 && y <= gray.rows - 1.001)) return -1;
     int x0 = static_cast<int>(x), y0 = static_cast<int>(y);
     double fx = x - x0, fy = y - y0;
     const uint8_t *r0 = gray.ptr<uint8_t>(y0), *r1 = gray.ptr<uint8_t>(y0 + 1);
@@ -656,6 +659,9 @@ bool render(const Sheet &best, const cv::Mat &gray, View &view) {
     double paper = inside[inside.size() * 9 / 10];
     for (size_t i = 0; i < values.size(); i++) view.pixels[i] = static_cast<uint8_t>(std::lround(values[i] < 0 ? paper : values[i]));
     view.outline = {best.project(0, 0), best.project(n, 0), best.project(n, n), best.project(0, n)};
+    for (const auto &corner : view.outline) {
+        if (!std::isfinite(corner.x) || !std::isfinite(corner.y)) return false;
+    }
     return true;
 }
 

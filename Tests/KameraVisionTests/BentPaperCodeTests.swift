@@ -47,7 +47,7 @@ import Testing
         var composer = SceneComposer(background: photo, width: 480, height: 360)
         let pose = CodePose(center: PixelPoint(x: 240, y: 180), width: 200, rotation: 17, tilt: 0.1)
         try composer.place(.qr, payload: .text("https://example.org/flat/sheet"), pose: pose, moduleSize: 4)
-        let gray = try ImageAnalysisContext(Image(pixelBuffer: composer.render())).grayscale
+        let gray = ImageAnalysisContext(Image(pixelBuffer: composer.render())).grayscale
         let views = try BentPaperQRViews.views(of: gray)
         var pass = BarcodeReaderPass(formats: BarcodeSymbology.qr.readerNames.joined(separator: ","))
         pass.tryRotate = false
@@ -67,5 +67,27 @@ import Testing
             let blank = PixelBuffer(width: width, height: height, format: .gray8, filledWith: [UInt8(value)])
             #expect(try BentPaperQRViews.views(of: blank).isEmpty)
         }
+    }
+
+    @Test func aPhotoFullOfFinderPatternsStaysBounded() throws {
+        // 80 finder patterns scattered over noise: every triple of them is a candidate code.
+        var random = SeededRandom(seed: 36)
+        var image = PixelBuffer(width: 1200, height: 900, format: .gray8, filledWith: [200])
+        for i in image.bytes.indices { image.bytes[i] = UInt8(Int.random(in: 150...250, using: &random)) }
+        for _ in 0..<80 {
+            let module = Int.random(in: 2...6, using: &random)
+            let (x0, y0) = (Int.random(in: 0..<(1200 - 7 * module), using: &random), Int.random(in: 0..<(900 - 7 * module), using: &random))
+            for y in 0..<(7 * module) {
+                for x in 0..<(7 * module) {
+                    let (mx, my) = (x / module, y / module)
+                    let ring = min(mx, my, 6 - mx, 6 - my)
+                    image.bytes[(y0 + y) * image.bytesPerRow + x0 + x] = ring == 1 ? 255 : 0
+                }
+            }
+        }
+        let views = try BentPaperQRViews.views(of: image)
+        #expect(views.count <= BentPaperQRViews.maximumViews)
+        #expect(views.allSatisfy { $0.outline.corners.allSatisfy { $0.x.isFinite && $0.y.isFinite } })
+        #expect(try read(Image(pixelBuffer: image), .thorough).filter { $0.symbology == .qr }.isEmpty)
     }
 }

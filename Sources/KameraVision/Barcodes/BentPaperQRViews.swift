@@ -45,6 +45,7 @@ enum BentPaperQRViews {
             let pixels = Array(UnsafeBufferPointer(start: found.pixels + offset, count: side * side))
             offset += side * side
             let o = (0..<8).map { found.outlines[8 * i + $0] }
+            guard o.allSatisfy(\.isFinite) else { continue }
             let outline = Quad(
                 topLeft: PixelPoint(x: o[0], y: o[1]), topRight: PixelPoint(x: o[2], y: o[3]),
                 bottomRight: PixelPoint(x: o[4], y: o[5]), bottomLeft: PixelPoint(x: o[6], y: o[7]))
