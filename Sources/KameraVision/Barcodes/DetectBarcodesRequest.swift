@@ -77,10 +77,14 @@ public struct DetectBarcodesRequest: ImageRequest {
         }
     }
 
-    /// Drops UPC-E and EAN-8 reads cut out of a longer symbol's bars (`EmbeddedSymbolCheck`).
+    /// Drops UPC-E and EAN-8 reads cut out of a longer symbol's bars (`EmbeddedSymbolCheck`) and
+    /// Micro QR reads cut out of a bigger symbol's modules (`MicroQRQuietZoneCheck`).
     private func withoutEmbeddedReads(_ observations: [BarcodeObservation], in context: ImageAnalysisContext) -> [BarcodeObservation] {
-        guard observations.contains(where: { EmbeddedSymbolCheck.shortSymbols.contains($0.symbology) }) else { return observations }
-        return observations.filter { !EmbeddedSymbolCheck.isEmbedded($0, in: context.grayscale) }
+        guard observations.contains(where: { EmbeddedSymbolCheck.shortSymbols.contains($0.symbology) || $0.symbology == .microQR })
+        else { return observations }
+        return observations.filter {
+            !EmbeddedSymbolCheck.isEmbedded($0, in: context.grayscale) && !MicroQRQuietZoneCheck.isEmbedded($0, in: context.grayscale)
+        }
     }
 
     /// EAN/UPC numbers read without an add-on get a second look for one (`AddOnSearch`), when
