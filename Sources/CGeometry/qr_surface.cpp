@@ -1,10 +1,11 @@
 // QR codes on bent paper (a bottle's label, a curled receipt, a folded flyer). A plane-to-plane
 // mapping from the three finder patterns — what every reader samples with — drifts by modules
 // across a curled code. Here the paper is modelled as what paper can be: a developable sheet
-// bent along one direction, its curvature free to vary across the code (a cylinder, a crease,
-// a wave), seen by a pinhole camera. Its pose and shape are fitted to the finder patterns'
-// corners and to every module edge of the two timing patterns measured along the fitted sheet,
-// and the code is then sampled on the sheet into a flat view that any decoder can read.
+// bent along one direction, its curvature free to vary across the code (a cylinder, a wave, a
+// rounded fold) or turned at one sharp crease, seen by a pinhole camera. Its pose and shape are
+// fitted to the finder patterns' corners, then to the timing patterns' module edges and to every
+// other module edge measured along the fitted sheet, and the code is sampled on the sheet into
+// a flat view that any decoder can read.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -161,9 +162,10 @@ struct Correspondence {
 
 constexpr int kSegments = 8;
 
-/// The bent sheet seen by the camera: pose (Rodrigues rotation, translation, in modules),
-/// the bend's direction `phi` on the code, and the curvature of each of eight bands across
-/// the bend (per module), bands spanning ±0.75 of the code's side from its centre.
+/// The bent sheet seen by the camera: pose (p[0…2] Rodrigues rotation, p[3…5] translation, in
+/// modules), the bend's direction p[6] on the code, and the curvature of each of eight bands
+/// across the bend (p[7…14], per module), the bands spanning ±0.75 of the code's side from its
+/// centre — or one sharp crease instead (`crease`).
 struct Sheet {
     std::array<double, 6 + 1 + kSegments> p{};
     /// A sharp crease instead of the bands: flat up to p[7] (modules from the centre along
@@ -254,8 +256,9 @@ struct Sheet {
     }
 };
 
-/// Residuals: each correspondence's reprojection error (pixels, weighted), and a smoothness
-/// term on neighbouring bands' curvature so that unobserved bands follow their neighbours.
+/// Residuals: each correspondence's reprojection error (pixels, weighted); for the bands, a
+/// smoothness term on neighbouring bands' curvature (unobserved bands follow their neighbours)
+/// and a weak pull towards flat (a band no point constrains stays put).
 std::vector<double> residuals(const Sheet &sheet, const std::vector<Correspondence> &points) {
     std::vector<double> r;
     r.reserve(points.size() * 2 + kSegments);
@@ -265,8 +268,8 @@ std::vector<double> residuals(const Sheet &sheet, const std::vector<Corresponden
         r.push_back(c.weight * (q.x - c.image.x));
         r.push_back(c.weight * (q.y - c.image.y));
     }
-    double pixelsPerModule = sheet.focal / std::max(1.0, sheet.p[5]);
     if (sheet.crease) return r;
+    double pixelsPerModule = sheet.focal / std::max(1.0, sheet.p[5]);
     for (int k = 0; k + 1 < kSegments; k++) r.push_back(4 * pixelsPerModule * (sheet.p[7 + k] - sheet.p[8 + k]) * sheet.n / 4);
     for (int k = 0; k < kSegments; k++) r.push_back(0.5 * pixelsPerModule * sheet.p[7 + k] * sheet.n / 4);
     return r;
@@ -447,7 +450,12 @@ int measureModuleEdges(const Sheet &sheet, const cv::Mat &gray, std::vector<Corr
                 cv::Point2d previousPoint, bestPoint;
                 for (double t = edge - reach; t <= edge + reach + 1e-9; t += step) {
                     cv::Point2d q = horizontal ? sheet.project(t, across, prepared) : sheet.project(across, t, prepared);
-                    double d = sample(gray, q.x, q.y) - mid;
+                    double g = sample(gray, q.x, q.y);
+                    if (g < 0) {  // off the photo: no edge to trust here
+                        best = -1;
+                        break;
+                    }
+                    double d = g - mid;
                     if (t > edge - reach && (previous < 0) != (d < 0) && ((ka == 1) == (previous < 0))) {
                         double f = previous / (previous - d);
                         double crossing = t - step + f * step;
