@@ -12,8 +12,8 @@ public struct DetectBarcodesRequest: ImageRequest {
         /// zxing-cpp's full single pass: rotations by 90°, inverted codes, downscaled copies.
         case balanced
         /// `balanced`, then further passes whose results are merged: a global binarizer, small images upscaled, linear and stacked codes turned to each
-        /// dominant stripe angle (zxing reads them only near 0° and 90°) and inverted, and EAN/UPC smeared by a moving camera with the
-        /// smear compensated.
+        /// dominant stripe angle (zxing reads them only near 0° and 90°) and inverted, EAN/UPC smeared by a moving camera with the
+        /// smear compensated, and QR codes on curled or folded paper sampled flat along a sheet fitted to their finder and timing patterns.
         case thorough
     }
 
