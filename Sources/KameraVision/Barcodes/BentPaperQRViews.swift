@@ -6,10 +6,11 @@ import KameraCore
 /// A reader samples a QR code through one plane-to-plane mapping fixed by its finder patterns
 /// (and an alignment pattern); across a curled code that mapping drifts by modules and the
 /// symbol no longer decodes. The geometry shim models the paper as a sheet bent along one
-/// direction with a curvature free to vary across the code (a cylinder, a crease, a wave), seen
-/// by a pinhole camera; fits its pose and shape to the finder patterns' corners and to every
-/// module edge of the two timing patterns measured along the sheet; and samples the code on it
-/// into a flat view (`kgeo_qr_surface_views`). Any QR decoder then reads the view.
+/// direction with a curvature free to vary across the code (a cylinder, a wave, a rounded fold)
+/// or turned at one sharp crease, seen by a pinhole camera; fits its pose and shape to the finder
+/// patterns' corners, the timing patterns' module edges and every other module edge measured
+/// along the sheet; and samples the code on each sheet into a flat view
+/// (`kgeo_qr_surface_views`). Any QR decoder then reads the views.
 enum BentPaperQRViews {
     /// A flat view of one candidate code and where that code lies in the photo.
     struct View {
