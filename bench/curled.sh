@@ -4,4 +4,4 @@
 # cylinder or along a crease, turned, leaning and lit from one side (`CurledPaperScene`).
 # Usage: bench/curled.sh [SEED…] (default 801 802 803; 200 scenes each)
 [[ $# -gt 0 ]] || set -- 801 802 803
-exec bash "$(dirname "${BASH_SOURCE[0]}")/hard_retail.sh" curled "$@"
+exec bash "$(dirname "${BASH_SOURCE[0]}")/hard_codes.sh" curled "$@"

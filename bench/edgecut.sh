@@ -5,4 +5,4 @@
 # were looked into while the change was made; 603 was made before it was measured.
 # Usage: bench/edgecut.sh [SEED…] (default 601 602 603; 200 scenes each)
 [[ $# -gt 0 ]] || set -- 601 602 603
-exec bash "$(dirname "${BASH_SOURCE[0]}")/hard_retail.sh" edgecut "$@"
+exec bash "$(dirname "${BASH_SOURCE[0]}")/hard_codes.sh" edgecut "$@"

@@ -4,4 +4,4 @@
 # 0.3–1.6 modules, with print 1–4 modules past a guard bar (`MotionBlurScene`).
 # Usage: bench/motion.sh [SEED…] (default 701 702 703; 200 scenes each)
 [[ $# -gt 0 ]] || set -- 701 702 703
-exec bash "$(dirname "${BASH_SOURCE[0]}")/hard_retail.sh" motion "$@"
+exec bash "$(dirname "${BASH_SOURCE[0]}")/hard_codes.sh" motion "$@"

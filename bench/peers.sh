@@ -22,7 +22,7 @@ apt_peer() {
     fi
 }
 
-# The barcode peers, shared by barcodes.sh, addons.sh and hard_retail.sh: zxing-cpp and ZBar (pyzbar
+# The barcode peers, shared by barcodes.sh, addons.sh and hard_codes.sh: zxing-cpp and ZBar (pyzbar
 # over Debian's libzbar0) in the benchmark environment.
 barcode_peers() {
     pip_peers "zxing-cpp==$ZXING_VERSION" "pyzbar==0.1.9" "pillow==11.3.0" "numpy==2.3.5"

@@ -73,6 +73,15 @@ bool finderCorners(const std::vector<cv::Point> &contour, std::array<cv::Point2d
     return true;
 }
 
+/// Adds `f` unless a finder already found has its centre within 1.5 of that finder's modules
+/// (the same pattern seen again).
+void addUnlessSeen(std::vector<Finder> &found, const Finder &f) {
+    for (const auto &g : found) {
+        if (std::hypot(g.center.x - f.center.x, g.center.y - f.center.y) < 1.5 * g.module) return;
+    }
+    found.push_back(f);
+}
+
 /// Finder patterns: a dark square ring around a light ring around a dark core (areas near
 /// 49 : 25 : 9), found as three nested contours of a locally thresholded image.
 std::vector<Finder> findFinders(const cv::Mat &gray) {
@@ -115,11 +124,7 @@ std::vector<Finder> findFinders(const cv::Mat &gray) {
                 double length = std::hypot(d.x, d.y);
                 corner = length > 0 ? c + d * (0.7 / length) : c;
             }
-            bool duplicate = false;
-            for (const auto &g : found) {
-                if (std::hypot(g.center.x - f.center.x, g.center.y - f.center.y) < 1.5 * g.module) duplicate = true;
-            }
-            if (!duplicate) found.push_back(f);
+            addUnlessSeen(found, f);
         }
     }
     return found;
@@ -140,16 +145,9 @@ std::vector<Finder> findFindersEnlarged(const cv::Mat &gray) {
     return found;
 }
 
-/// Adds the `more` finders not already in `finders` (no centre within 1.5 modules).
+/// Adds the `more` finders not already in `finders`.
 void mergeFinders(std::vector<Finder> &finders, const std::vector<Finder> &more) {
-    size_t existing = finders.size();
-    for (const auto &f : more) {
-        bool duplicate = false;
-        for (size_t i = 0; i < existing; i++) {
-            if (std::hypot(finders[i].center.x - f.center.x, finders[i].center.y - f.center.y) < 1.5 * finders[i].module) duplicate = true;
-        }
-        if (!duplicate) finders.push_back(f);
-    }
+    for (const auto &f : more) addUnlessSeen(finders, f);
 }
 
 /// A point of the code (module coordinates: module (i, j) spans [i, i+1] × [j, j+1]) and

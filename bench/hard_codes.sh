@@ -5,9 +5,9 @@
 #   motion   EAN/UPC close-ups seen from one end, smeared by the hand, print where the quiet zone
 #            should be (`MotionBlurScene`)
 #   curled   a small QR code on paper bent around a cylinder or folded (`CurledPaperScene`)
-# Usage: bench/hard_retail.sh SET SEED… (bench/edgecut.sh, motion.sh and curled.sh name the seeds)
+# Usage: bench/hard_codes.sh SET SEED… (bench/edgecut.sh, motion.sh and curled.sh name the seeds)
 source "$(dirname "${BASH_SOURCE[0]}")/peers.sh"
-SET="${1:?usage: bench/hard_retail.sh edgecut|motion|curled SEED…}"
+SET="${1:?usage: bench/hard_codes.sh edgecut|motion|curled SEED…}"
 shift
 case "$SET" in
     edgecut) SCENES=(--edge-cut-scenes 200) ;;
@@ -15,7 +15,7 @@ case "$SET" in
     curled) SCENES=(--curled-scenes 200) ;;
     *) echo "unknown set: $SET (edgecut, motion or curled)" >&2; exit 2 ;;
 esac
-[[ $# -gt 0 ]] || { echo "usage: bench/hard_retail.sh $SET SEED…" >&2; exit 2; }
+[[ $# -gt 0 ]] || { echo "usage: bench/hard_codes.sh $SET SEED…" >&2; exit 2; }
 barcode_peers
 swift build -c release --product kamera-bench >&2
 RESULTS="$(mktemp -d)"
