@@ -48,6 +48,16 @@ void knn_gemm_residual(const float *a, size_t rows, size_t k, size_t a_stride,
                        float *out, size_t out_stride, const float *residual, size_t residual_channels,
                        knn_activation act);
 
+/// As knn_gemm_residual (`residual` may be null), with the weights sparse, in passes over
+/// `chunk` input channels (0: all k at once): for each pass, for each output channel in turn,
+/// its count of non-zero weights in the pass (an int32's bits), then that many pairs of input
+/// channel (an int32's bits) and weight. Rows are taken 32 at a time and turned channel-major,
+/// so each non-zero weight costs one multiply-add per 16 rows; worth it where an output
+/// channel has a dozen or more non-zero weights and most are zeros.
+void knn_sparse_gemm(const float *a, size_t rows, size_t k, size_t a_stride, const float *sparse, size_t chunk,
+                     const float *bias, size_t n, float *out, size_t out_stride, const float *residual,
+                     size_t residual_channels, knn_activation act);
+
 /// The most taps (kh·kw) knn_conv_indirect takes: 9×9.
 #define KNN_INDIRECT_MAX_TAPS 81
 

@@ -50,8 +50,6 @@ struct Conv2DOperator: ActivationFusing, PaddingAbsorbing {
         let epilogue = try planner.epilogue(activation)
         let biasOffset = planner.packChannels(try planner.biasValues(bias, count: oc))
         let k = kh * kw * ic
-        // Packed as blocks of 16 output channels, each [k][16] with k in im2col order.
-        let weightOffset = planner.packBlocks(count: k, channels: oc) { kk, co in weights[co * k + kk] }
         if kh == 1, kw == 1, window.strideH == 1, window.strideW == 1, geometry.padTop == 0, geometry.padLeft == 0,
             geometry.outputHeight == geometry.inputHeight, geometry.outputWidth == geometry.inputWidth
         {
@@ -63,12 +61,15 @@ struct Conv2DOperator: ActivationFusing, PaddingAbsorbing {
                 }
                 (residualOffset, residualChannels) = (planner.arena(residual), rc)
             }
+            let sparseOffset = planner.packSparsePointwise(weights, inputs: ic, outputs: oc)
             return PointwiseConvolutionKernel(
                 input: geometry.input, rows: geometry.inputHeight * geometry.inputWidth,
-                inputChannels: ic, weights: weightOffset, bias: biasOffset,
+                inputChannels: ic, weights: sparseOffset ?? packDense(&planner, weights, k: k, outputs: oc),
+                sparse: sparseOffset != nil, bias: biasOffset,
                 outputChannels: oc, output: geometry.output, residual: residualOffset, residualChannels: residualChannels,
                 activation: epilogue)
         }
+        let weightOffset = packDense(&planner, weights, k: k, outputs: oc)
         guard residual == nil else { throw planner.fail("CONV_2D takes a residual only as a 1×1 stride-1 convolution") }
         guard kh * kw <= Int(KNN_INDIRECT_MAX_TAPS) else {
             throw planner.fail("CONV_2D kernels up to \(KNN_INDIRECT_MAX_TAPS) taps are supported, not \(kh)×\(kw)")
@@ -79,23 +80,35 @@ struct Conv2DOperator: ActivationFusing, PaddingAbsorbing {
             geometry: geometry, weights: weightOffset, bias: biasOffset, zeros: zeros, outputChannels: oc,
             direct: ic <= ConvolutionKernel.directInputChannels, activation: epilogue)
     }
+
+    /// Blocks of 16 output channels, each `[k][16]` with k in im2col order.
+    private func packDense(_ planner: inout StepPlanner, _ weights: [Float], k: Int, outputs: Int) -> Int {
+        planner.packBlocks(count: k, channels: outputs) { kk, co in weights[co * k + kk] }
+    }
 }
 
 /// 1×1 stride-1 convolution: a GEMM over all pixels, rows split across threads.
 struct PointwiseConvolutionKernel: PlannedKernel {
-    var input: Int, rows: Int, inputChannels: Int, weights: Int, bias: Int, outputChannels: Int, output: Int
+    var input: Int, rows: Int, inputChannels: Int, weights: Int
+    /// The weights are in `knn_sparse_gemm`'s layout (`SparsePointwiseWeights`), not dense blocks.
+    var sparse = false
+    var bias: Int, outputChannels: Int, output: Int
     /// Where the residual added before the activation lies, `residualChannels` values a row.
     var residual: Int?
     var residualChannels = 0
     var activation: PlannedActivation
-    var kernelName: String { residual == nil ? "conv 1x1" : "conv 1x1 + add" }
+    var kernelName: String { (residual == nil ? "conv 1x1" : "conv 1x1 + add") + (sparse ? " (sparse)" : "") }
 
     func run(_ context: KernelContext) {
         let (k, n) = (inputChannels, outputChannels)
         nonisolated(unsafe) let act = context.activation(activation)  // holds a pointer into the shared weights
         context.parallelRows(rows, minimumPerThread: 64) { r0, r1 in
             let (a, w, b) = (context.arena + input + r0 * k, context.weights + weights, context.weights + bias)
-            if let residual {
+            if sparse {
+                let (rc, out) = (residualChannels, context.arena + output + r0 * n)
+                knn_sparse_gemm(
+                    a, r1 - r0, k, k, w, SparsePointwiseWeights.channelsPerPass, b, n, out, n, residual.map { context.arena + $0 + r0 * rc }, rc, act)
+            } else if let residual {
                 let (rc, out) = (residualChannels, context.arena + output + r0 * n)
                 knn_gemm_residual(a, r1 - r0, k, k, w, b, n, out, n, context.arena + residual + r0 * rc, rc, act)
             } else {
