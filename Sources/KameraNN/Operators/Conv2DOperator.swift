@@ -106,8 +106,8 @@ struct PointwiseConvolutionKernel: PlannedKernel {
             let (a, w, b) = (context.arena + input + r0 * k, context.weights + weights, context.weights + bias)
             if sparse {
                 let (rc, out) = (residualChannels, context.arena + output + r0 * n)
-                knn_sparse_gemm(
-                    a, r1 - r0, k, k, w, SparsePointwiseWeights.channelsPerPass, b, n, out, n, residual.map { context.arena + $0 + r0 * rc }, rc, act)
+                let residualRows = residual.map { context.arena + $0 + r0 * rc }
+                knn_sparse_gemm(a, r1 - r0, k, k, w, SparsePointwiseWeights.channelsPerPass, b, n, out, n, residualRows, rc, act)
             } else if let residual {
                 let (rc, out) = (residualChannels, context.arena + output + r0 * n)
                 knn_gemm_residual(a, r1 - r0, k, k, w, b, n, out, n, context.arena + residual + r0 * rc, rc, act)
