@@ -4,8 +4,10 @@
 enum SparsePointwiseWeights {
     /// The largest share of non-zero weights packed sparse. The sparse kernel makes about one
     /// multiply-add of 16 lanes a cycle (two loads each) against the dense GEMM's 1.6, and
-    /// pays for turning each tile of pixels channel-major and back.
-    static let maximumDensity = 0.4
+    /// pays for turning each tile of pixels channel-major and back: at a quarter (BlazePose's
+    /// detector) it takes 0.5–0.7× the dense time; at 0.36 (a 192 × 1152 layer of the hand
+    /// landmark model, zeros stored dense) 1.04×.
+    static let maximumDensity = 0.3
     /// The fewest non-zero weights an output channel must have on average: below it the turns
     /// cost more than the skipped zeros save (measured on an Intel Xeon with AVX-512 and with
     /// the AVX2 kernels: 6 a channel ran 1.07× the dense GEMM's time, 10 0.86–0.97×, 16 0.80×,
