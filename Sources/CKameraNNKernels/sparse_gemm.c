@@ -41,8 +41,8 @@ typedef int32_t knn_index_alias __attribute__((may_alias));
     } while (0)
 
 // A thread's channel-major tile and sums, grown to the largest it has needed ((k + n)·TILE
-// floats: 168 KiB at k = 1152, n = 192). Kept for the thread's life: the kernel runs for every inference, and a fresh
-// allocation this size each call would be mapped and faulted in anew.
+// floats: 168 KiB at k = 1152, n = 192). Kept for the thread's life: the kernel runs for every
+// inference, and a fresh allocation this size each call would be mapped and faulted in anew.
 static _Thread_local float *tile_buffer;
 static _Thread_local size_t tile_capacity;
 
@@ -80,8 +80,7 @@ static inline __attribute__((always_inline)) void turn_to_channel_major(const fl
 // L1 (a whole tile of 1152 channels is 144 KiB, and the non-zero weights pick its rows at
 // random).
 static inline __attribute__((always_inline)) void sum_tile(const float *t, size_t k, size_t chunk,
-                                                           const float **sparse, size_t n, float *sums) {
-    const float *entry = *sparse;
+                                                           const float *entry, size_t n, float *sums) {
     for (size_t c0 = 0; c0 < k; c0 += chunk) {
         for (size_t j = 0; j < n; j++) {
             float *sum = sums + j * TILE;
@@ -110,6 +109,36 @@ static inline __attribute__((always_inline)) void sum_tile(const float *t, size_
     }
 }
 
+// Without the scratch (its allocation failed): the same sums a row and a weight at a time,
+// accumulated in the output row, then the epilogue a block at a time.
+static inline __attribute__((always_inline)) void sparse_gemm_plain(const float *a, size_t rows, size_t k,
+                                                                    size_t a_stride, const float *sparse,
+                                                                    size_t chunk, const float *bias, size_t n,
+                                                                    float *out, size_t out_stride,
+                                                                    const float *residual, size_t residual_channels,
+                                                                    knn_activation act) {
+    for (size_t r = 0; r < rows; r++) {
+        float *o = out + r * out_stride;
+        const float *x = a + r * a_stride;
+        for (size_t j = 0; j < n; j++) o[j] = bias[j];
+        const float *entry = sparse;
+        for (size_t c0 = 0; c0 < k; c0 += chunk) {
+            for (size_t j = 0; j < n; j++) {
+                int32_t nonzero = *(const knn_index_alias *)entry;
+                entry++;
+                for (int32_t i = 0; i < nonzero; i++, entry += 2) o[j] += x[*(const knn_index_alias *)entry] * entry[1];
+            }
+        }
+        for (size_t j = 0; j < n; j++) {
+            if (residual && j < residual_channels) o[j] += residual[r * residual_channels + j];
+        }
+        // Whole blocks read past the row's n values (the next row's, or the slack every tensor has).
+        for (size_t b = 0; b * KNN_BLOCK < n; b++) {
+            store_n(o + b * KNN_BLOCK, activate(load16(o + b * KNN_BLOCK), act, b), n - b * KNN_BLOCK);
+        }
+    }
+}
+
 static inline __attribute__((always_inline)) void sparse_gemm(const float *a, size_t rows, size_t k,
                                                               size_t a_stride, const float *sparse, size_t chunk,
                                                               const float *bias, size_t n, float *out,
@@ -117,7 +146,11 @@ static inline __attribute__((always_inline)) void sparse_gemm(const float *a, si
                                                               size_t residual_channels, knn_activation act) {
     size_t blocks = (n + KNN_BLOCK - 1) / KNN_BLOCK;
     float *t = scratch((k + KNN_BLOCK) * TILE + blocks * KNN_BLOCK * TILE);
-    if (!t) return;
+    if (!t) {
+        sparse_gemm_plain(a, rows, k, a_stride, sparse, chunk, bias, n, out, out_stride, residual, residual_channels,
+                          act);
+        return;
+    }
     float *sums = t + (k + KNN_BLOCK) * TILE;
     // Channels past n (a partial last block) are transposed with the rest and never stored.
     memset(sums + n * TILE, 0, (blocks * KNN_BLOCK - n) * TILE * sizeof(float));
@@ -125,8 +158,7 @@ static inline __attribute__((always_inline)) void sparse_gemm(const float *a, si
     for (size_t r = 0; r < rows; r += TILE) {
         size_t count = rows - r < TILE ? rows - r : TILE;
         turn_to_channel_major(a, r, count, k, a_stride, t);
-        const float *entry = sparse;
-        sum_tile(t, k, chunk ? chunk : k, &entry, n, sums);
+        sum_tile(t, k, chunk, sparse, n, sums);
         for (size_t b = 0; b < blocks; b++) {
             v16 b16 = load16(bias + b * KNN_BLOCK);
             size_t left = n - b * KNN_BLOCK;
@@ -153,5 +185,6 @@ KNN_MULTIVERSION
 void knn_sparse_gemm(const float *a, size_t rows, size_t k, size_t a_stride, const float *sparse, size_t chunk,
                      const float *bias, size_t n, float *out, size_t out_stride, const float *residual,
                      size_t residual_channels, knn_activation act) {
+    if (chunk == 0) chunk = k;
     sparse_gemm(a, rows, k, a_stride, sparse, chunk, bias, n, out, out_stride, residual, residual_channels, act);
 }
