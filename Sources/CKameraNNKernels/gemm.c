@@ -21,16 +21,9 @@ static inline __attribute__((always_inline)) void tile_rows(const float *a, size
     *a5 = count > 5 ? *a4 + a_stride : last;
 }
 
-// The accumulator `c` of row `row`, column block `blk`, plus the residual there. The residual
-// has `residual_channels` values a row: as many as the output, or fewer where the skip
-// connection's channels were padded with zeros (BlazeFace), which add nothing. A partial block
-// loads whole 16 lanes (past a row's last value lie the next row's or the slack every arena
-// tensor has behind it, MemoryPlan) and zeroes those past the residual's channels.
-static const v16 lane_index = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-#define residual_block(p, m) ({                                            \
-        v16 t_ = load16(p); size_t m_ = (m);                               \
-        m_ >= KNN_BLOCK ? t_ : (lane_index < splat(m_) ? t_ : splat(0));   \
-    })
+// The accumulator `c` of row `row`, column block `blk`, plus the residual there (as many
+// values a row as the output, or fewer where the skip connection's channels were padded with
+// zeros, BlazeFace; `residual_block`, knn_vector.h).
 #define RESIDUAL(c, row, blk)                                                                  \
     (residual && (size_t)(blk) * KNN_BLOCK < residual_channels                                  \
          ? (c) + residual_block(residual + (row) * residual_channels + (size_t)(blk) * KNN_BLOCK, \

@@ -77,6 +77,15 @@ static inline void knn_rows_inside(int oy, int sh, int pad_top, int kh, int dh, 
         if (n_ > 1) p_[1] = c_.y;                                          \
         if (n_ > 2) p_[2] = c_.z;                                          \
     } while (0)
+// A residual's 16 values at `p` with `m` of them real: a skip connection with fewer channels
+// than the output (BlazeFace pads them with zeros) adds nothing past them. A partial block
+// loads whole 16 lanes (past a row's last value lie the next row's or the slack every arena
+// tensor has behind it, MemoryPlan) and zeroes those past m.
+#define residual_block(p, m) ({                                                         \
+        v16 t_ = load16(p); size_t m_ = (m);                                            \
+        const v16 lane_ = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};       \
+        m_ >= KNN_BLOCK ? t_ : (lane_ < splat(m_) ? t_ : splat(0));                     \
+    })
 // 8-lane forms, for AVX2 paths that would run out of registers with 16 lanes.
 #define load8(p) (*(const v8u *)(p))
 #define splat8(x) ((v8)(float)(x))

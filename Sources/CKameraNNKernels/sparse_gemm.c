@@ -154,7 +154,6 @@ static inline __attribute__((always_inline)) void sparse_gemm(const float *a, si
     float *sums = t + (k + KNN_BLOCK) * TILE;
     // Channels past n (a partial last block) are transposed with the rest and never stored.
     memset(sums + n * TILE, 0, (blocks * KNN_BLOCK - n) * TILE * sizeof(float));
-    static const v16 lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     for (size_t r = 0; r < rows; r += TILE) {
         size_t count = rows - r < TILE ? rows - r : TILE;
         turn_to_channel_major(a, r, count, k, a_stride, t);
@@ -170,9 +169,8 @@ static inline __attribute__((always_inline)) void sparse_gemm(const float *a, si
                     size_t row = r + half * 16 + p;
                     v16 c = R[p] + b16;
                     if (residual && b * KNN_BLOCK < residual_channels) {
-                        size_t m = residual_channels - b * KNN_BLOCK;
-                        v16 x = load16(residual + row * residual_channels + b * KNN_BLOCK);
-                        c += m >= KNN_BLOCK ? x : (lane < splat(m) ? x : splat(0));
+                        c += residual_block(residual + row * residual_channels + b * KNN_BLOCK,
+                                            residual_channels - b * KNN_BLOCK);
                     }
                     store_n(out + row * out_stride + b * KNN_BLOCK, activate(c, act, b), left);
                 }

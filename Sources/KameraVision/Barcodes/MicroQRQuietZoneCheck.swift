@@ -8,9 +8,9 @@ import KameraCore
 /// round; a ring just outside the read that is partly ink means modules go on past it, and the
 /// read is dropped.
 enum MicroQRQuietZoneCheck {
-    /// The ring looked at, as shares of the symbol's side outside each edge: inside the two
-    /// modules of quiet zone of every version (two modules are 12–18 % of the side).
-    static let ring = (from: 0.04, to: 0.11)
+    /// Where the ring is looked at, as shares of the symbol's side outside each edge: inside the
+    /// two modules of quiet zone of every version (two modules are 12–18 % of the side).
+    static let ringDepths = [0.04, 0.075]
     /// The share of the ring's samples on the ink's side of the symbol's mid-grey above which
     /// modules go on past the read.
     static let inkShare = 0.2
@@ -37,7 +37,7 @@ enum MicroQRQuietZoneCheck {
         var (ringSamples, inkSamples) = (0, 0)
         for k in 0..<(4 * steps) {
             let t = (Double(k % steps) + 0.5) / Double(steps)
-            for depth in stride(from: ring.from, through: ring.to, by: (ring.to - ring.from) / 2) {
+            for depth in ringDepths {
                 let edge = k / steps
                 let point =
                     switch edge {
