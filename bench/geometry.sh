@@ -68,7 +68,9 @@ check_set "$KAMERA_CACHE/bench-geometry-screens-heldout3" 3300 \
 # screens 38 of 48, plain screens 24 of 24, cards 20 of 24): the set for the next change.
 check_set "$KAMERA_CACHE/bench-geometry-screens-heldout4" 3400 \
     "Framed screens, held out 4 (seeds 4400 on, made in session 45; its misses looked at in session 48)" framedScreen,screen,framedScreen,card
-# Made in session 48 before anything was tried and never scored: the set for the next change.
+# Made in session 48 before anything was tried, scored once by totals when its change (a side
+# may stay) was done: 85 -> 86 of 96. Its misses were not looked at; the next change needs a
+# set of its own (seeds 4600 on) all the same.
 check_set "$KAMERA_CACHE/bench-geometry-screens-heldout5" 3500 \
     "Framed screens, held out 5 (seeds 4500 on, made in session 48)" framedScreen,screen,framedScreen,card
 # The goal (corners within 1 % on at least 95 % of scenes nobody has tuned on), over every

@@ -9,10 +9,13 @@
 // a side of another detected outline just outside it: the detector fitted that one along the
 // whole bezel's edge, where the search just outside can stop on the blur of the picture's
 // own bright edge. Of every reading of the sides whose bands are one even tone, the most
-// even wins. Outside, a side's edge is the first strong one going out (a busy background's
-// stronger edges lie beyond a bezel). The outline as found is a reading too when an even band
-// lies just inside every side: then no band width is borrowed beyond it. The caller runs the
-// search a second time for a band round the first (a photo's mat inside a screen's bezel).
+// even wins; readings that leave sides where they are (the outer edge already: a bezel
+// thinner at the top than the search's reach, a card dark along two sides only) count only
+// when no reading leaves fewer. Outside, a side's edge is the first strong one going out (a
+// busy background's stronger edges lie beyond a bezel). The outline as found is a reading too
+// when an even band lies just inside every side: then no band width is borrowed beyond it.
+// The caller runs the search a second time for a band round the first (a photo's mat inside
+// a screen's bezel).
 #include <algorithm>
 
 #include "rectangle_stages.hpp"
@@ -24,8 +27,10 @@ namespace {
 using T = Tuning;
 
 /// Where each side's band edge may be: on the outline itself, found just outside or inside
-/// it, lost (its width borrowed from the opposite band), or on another detected outline.
-enum class Band { outside, inside, lost, detected };
+/// it, lost (its width borrowed from the opposite band), on another detected outline, or
+/// none: the side is the outer edge already, its bezel thinner than the search's inner
+/// limit (a screen's 2–5 px top) or absent (a card whose picture is dark along two sides).
+enum class Band { outside, inside, lost, detected, stays };
 
 /// What was found round one outline, at the refinement's scale.
 struct BorderEvidence {
@@ -39,7 +44,8 @@ struct BorderEvidence {
         case Band::outside: return outward[k].fitted;
         case Band::inside: return inward[k].fitted;
         case Band::detected: return onDetected[k].fitted;
-        case Band::lost: return true;
+        case Band::lost:
+        case Band::stays: return true;
         }
         return false;
     }
@@ -111,11 +117,18 @@ BorderEvidence gatherEvidence(const cv::Mat &image, double scale, const Corners 
 /// reading lacks the evidence (a lost side takes the width of the opposite band: one lost
 /// side needs two that moved out; two adjacent lost sides, the other two moved out or lying
 /// on the outer edge already with the inner one found inside them, a screen's picture edge).
+/// Sides that stay need two adjacent sides that moved out and none inside: where a bezel is
+/// thin (a screen's top) the refinement has fitted its outer edge already, where it is wider
+/// (the bottom and a side) it fitted the picture's.
 bool bandLines(const BorderEvidence &e, const std::array<Band, 4> &reading, std::array<SideFit, 4> &outerLines,
                std::array<SideFit, 4> &otherEdges, std::vector<int> &lost) {
-    int moved = 0, inside = 0;
+    int moved = 0, inside = 0, stays = 0;
+    bool adjacentMoved = false;
     for (int k = 0; k < 4; k++) {
+        auto out = [&](int j) { return reading[j] == Band::outside || reading[j] == Band::detected; };
+        adjacentMoved = adjacentMoved || (out(k) && out((k + 1) % 4));
         switch (reading[k]) {
+        case Band::stays: outerLines[k] = e.sides[k], otherEdges[k] = e.sides[k], stays++; break;
         case Band::outside: outerLines[k] = e.outward[k], otherEdges[k] = e.sides[k], moved++; break;
         case Band::detected: outerLines[k] = e.onDetected[k], otherEdges[k] = e.sides[k], moved++; break;
         case Band::inside: outerLines[k] = e.sides[k], otherEdges[k] = e.inward[k], inside++; break;
@@ -123,7 +136,8 @@ bool bandLines(const BorderEvidence &e, const std::array<Band, 4> &reading, std:
         }
     }
     // Every side inside moves nothing: the reading that the outline is already the outer one.
-    bool enough = lost.empty()       ? moved > 0 || inside == 4
+    bool enough = stays > 0          ? inside == 0 && adjacentMoved
+                  : lost.empty()     ? moved > 0 || inside == 4
                   : lost.size() == 1 ? moved >= 2
                                      : lost.size() == 2 && (inside == 2 || moved == 2);
     if (!enough) return false;
@@ -149,16 +163,18 @@ bool bandLines(const BorderEvidence &e, const std::array<Band, 4> &reading, std:
 struct BandTone {
     double sum = 0, squares = 0, steps = 0;
     int count = 0, stepCount = 0;
-    std::array<double, 4> sideSum{};
-    std::array<int, 4> sideCount{};
+    std::array<double, 4> sideSum{}, sideRamp{};
+    std::array<int, 4> sideCount{}, sideRampCount{};
 
     double sideMean(int k) const { return sideSum[k] / sideCount[k]; }
+    double sideRampMean(int k) const { return sideRamp[k] / std::max(1, sideRampCount[k]); }
 };
 
-BandTone bandTone(const cv::Mat &image, const BorderEvidence &e, const std::array<SideFit, 4> &outerLines,
-                  const std::array<SideFit, 4> &otherEdges) {
+BandTone bandTone(const cv::Mat &image, const BorderEvidence &e, const std::array<Band, 4> &reading,
+                  const std::array<SideFit, 4> &outerLines, const std::array<SideFit, 4> &otherEdges) {
     BandTone tone;
     for (int k = 0; k < 4; k++) {
+        if (reading[k] == Band::stays) continue;  // no band to sample
         double previous = -1;
         for (int step = 1; step <= T::bandSamples; step++) {
             cv::Point2d s = e.c[k] + (e.c[(k + 1) % 4] - e.c[k]) * (step / (T::bandSamples + 1.0)), n = e.normals[k];
@@ -168,10 +184,22 @@ BandTone bandTone(const cv::Mat &image, const BorderEvidence &e, const std::arra
                 cv::Point2d w = line.point - s;
                 return std::abs(cross) < 1e-9 ? 0.0 : (w.x * line.direction.y - w.y * line.direction.x) / cross;
             };
-            cv::Point2d p = s + n * (0.5 * (along(outerLines[k]) + along(otherEdges[k])));
+            double outer = along(outerLines[k]), other = along(otherEdges[k]);
+            cv::Point2d p = s + n * (0.5 * (outer + other));
             int x = static_cast<int>(p.x), y = static_cast<int>(p.y);
             if (x < 0 || y < 0 || x >= image.cols || y >= image.rows) continue;
             double v = image.at<uint8_t>(y, x);
+            // Across the band, a quarter of its width from each edge: a bezel is flat there,
+            // the blurred tail of the side's own edge is a ramp.
+            cv::Point2d q1 = s + n * (0.75 * other + 0.25 * outer), q3 = s + n * (0.25 * other + 0.75 * outer);
+            auto inImage = [&](cv::Point2d q) { return q.x >= 0 && q.y >= 0 && q.x < image.cols && q.y < image.rows; };
+            if (inImage(q1) && inImage(q3)) {
+                auto at = [&](cv::Point2d q) {
+                    return static_cast<double>(image.at<uint8_t>(static_cast<int>(q.y), static_cast<int>(q.x)));
+                };
+                tone.sideRamp[k] += std::abs(at(q1) - at(q3));
+                tone.sideRampCount[k]++;
+            }
             if (previous >= 0) {
                 tone.steps += std::abs(v - previous);
                 tone.stepCount++;
@@ -200,10 +228,15 @@ bool outerQuad(const cv::Mat &image, const BorderEvidence &e, const std::array<B
         if (!intersect(before.point, before.direction, after.point, after.direction, found[k])) return false;
         if (cv::norm(found[k] - e.c[k]) > 2 * e.outer) return false;
     }
-    BandTone tone = bandTone(image, e, outerLines, otherEdges);
+    BandTone tone = bandTone(image, e, reading, outerLines, otherEdges);
     if (tone.count < T::minimumBandSamples) return false;
     // A lost side's band must look like the band whose width it took (the same bezel), not
     // like whatever lies beyond an outline that was already the outer one.
+    // Sides that stay leave fewer bands to judge by: those that moved must be flat across
+    // too (the blurred tail of a page's own edge passes for an even band along it).
+    bool stays = std::any_of(reading.begin(), reading.end(), [](Band b) { return b == Band::stays; });
+    for (int k = 0; k < 4 && stays; k++)
+        if (tone.sideRampCount[k] > 0 && tone.sideRampMean(k) > T::flatBand) return false;
     for (int k : lost) {
         int opposite = (k + 2) % 4;
         if (tone.sideCount[k] == 0 || tone.sideCount[opposite] == 0) return false;
@@ -229,23 +262,34 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
     bool unmoved = !outsideOnly && insideAll &&
                    outerQuad(image, e, {Band::inside, Band::inside, Band::inside, Band::inside}, found, unmovedDeviation);
     // Every reading of the sides (an edge found outside may be clutter, one inside the
-    // picture's own): the one whose bands are the most even tone wins.
+    // picture's own): the one whose bands are the most even tone wins. Readings where some
+    // sides stay sample fewer bands (fewer bands are more easily even), so they come only
+    // when no reading with fewer such sides exists.
     bool ok = false;
     double best = unmoved ? unmovedDeviation : 1e9;
-    for (int code = 0; code < 256; code++) {
-        std::array<Band, 4> reading;
-        bool possible = true;
-        for (int k = 0, rest = code; k < 4; k++, rest /= 4) {
-            reading[k] = static_cast<Band>(rest % 4);
-            possible = possible && e.possible(k, reading[k]) &&
-                       (!outsideOnly || reading[k] != Band::inside);
+    constexpr int kinds = 5;
+    for (int staying = 0; staying <= 2; staying++) {
+        // The second search (a band round the first) moves every side; an outline with an
+        // even band inside every side may be the outer edge already.
+        if (ok || (staying > 0 && (outsideOnly || unmoved))) break;
+        for (int code = 0; code < kinds * kinds * kinds * kinds; code++) {
+            std::array<Band, 4> reading;
+            bool possible = true;
+            int stays = 0;
+            for (int k = 0, rest = code; k < 4; k++, rest /= kinds) {
+                reading[k] = static_cast<Band>(rest % kinds);
+                stays += reading[k] == Band::stays;
+                possible = possible && e.possible(k, reading[k]) && (!outsideOnly || reading[k] != Band::inside);
+            }
+            bool allInside = std::all_of(reading.begin(), reading.end(), [](Band b) { return b == Band::inside; });
+            bool borrows = std::any_of(reading.begin(), reading.end(), [](Band b) { return b == Band::lost; });
+            Corners quad;
+            double deviation = 0;
+            if (stays != staying || !possible || allInside || (unmoved && borrows) ||
+                !outerQuad(image, e, reading, quad, deviation))
+                continue;
+            if (deviation < best) best = deviation, found = quad, ok = true;
         }
-        bool allInside = std::all_of(reading.begin(), reading.end(), [](Band b) { return b == Band::inside; });
-        bool borrows = std::any_of(reading.begin(), reading.end(), [](Band b) { return b == Band::lost; });
-        Corners quad;
-        double deviation = 0;
-        if (!possible || allInside || (unmoved && borrows) || !outerQuad(image, e, reading, quad, deviation)) continue;
-        if (deviation < best) best = deviation, found = quad, ok = true;
     }
     if (unmoved && !ok) return true;
     if (!ok) return false;

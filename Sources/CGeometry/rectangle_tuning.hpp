@@ -191,6 +191,10 @@ struct Tuning {
     static constexpr double evenDeviation = 16;
     static constexpr double shadedDeviation = 40;
     static constexpr double shadedRoughness = 6;
+    /// Where some sides stay, the others' bands may change across their width by this much
+    /// on average between a quarter in from each edge (measured: a bezel or a printed strip 2–7,
+    /// the blurred tail of a page's own edge 13–37 on its worst side).
+    static constexpr double flatBand = 10;
 };
 
 }  // namespace kgeo::rect
