@@ -230,13 +230,13 @@ bool outerQuad(const cv::Mat &image, const BorderEvidence &e, const std::array<B
     }
     BandTone tone = bandTone(image, e, reading, outerLines, otherEdges);
     if (tone.count < T::minimumBandSamples) return false;
-    // A lost side's band must look like the band whose width it took (the same bezel), not
-    // like whatever lies beyond an outline that was already the outer one.
     // Sides that stay leave fewer bands to judge by: those that moved must be flat across
     // too (the blurred tail of a page's own edge passes for an even band along it).
     bool stays = std::any_of(reading.begin(), reading.end(), [](Band b) { return b == Band::stays; });
     for (int k = 0; k < 4 && stays; k++)
         if (tone.sideRampCount[k] > 0 && tone.sideRampMean(k) > T::flatBand) return false;
+    // A lost side's band must look like the band whose width it took (the same bezel), not
+    // like whatever lies beyond an outline that was already the outer one.
     for (int k : lost) {
         int opposite = (k + 2) % 4;
         if (tone.sideCount[k] == 0 || tone.sideCount[opposite] == 0) return false;

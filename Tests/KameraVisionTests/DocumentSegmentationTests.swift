@@ -158,8 +158,8 @@ import Testing
     /// outline lies on the outer edge along two adjacent sides and on an inner one along the
     /// other two — a card whose photo has a black strip along its right and bottom, a screen
     /// whose 2–5 px top bezel the refinement fitted while its wider side and bottom bezel
-    /// were left inside (corners 1.9 % and 2.6 % off). Two sides move out through their even
-    /// bands and the other two stay; no reading moved every side.
+    /// were left inside (corners 1.9 % and 2.6 % off). The sides left inside move out through
+    /// their even, flat bands and the others stay; no reading moved every side.
     @Test(
         "A card dark along two sides, a screen with a thin top bezel: two sides move out, two stay",
         arguments: [
