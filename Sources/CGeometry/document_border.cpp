@@ -28,9 +28,14 @@ using T = Tuning;
 
 /// Where each side's band edge may be: on the outline itself, found just outside or inside
 /// it, lost (its width borrowed from the opposite band), on another detected outline, or
-/// none: the side is the outer edge already, its bezel thinner than the search's inner
+/// staying: the side is the outer edge already, its bezel thinner than the search's inner
 /// limit (a screen's 2–5 px top) or absent (a card whose picture is dark along two sides).
 enum class Band { outside, inside, lost, detected, stays };
+
+/// Whether a reading leaves some sides where they are (fewer bands to judge it by).
+bool leavesSides(const std::array<Band, 4> &reading) {
+    return std::any_of(reading.begin(), reading.end(), [](Band b) { return b == Band::stays; });
+}
 
 /// What was found round one outline, at the refinement's scale.
 struct BorderEvidence {
@@ -173,6 +178,7 @@ struct BandTone {
 BandTone bandTone(const cv::Mat &image, const BorderEvidence &e, const std::array<Band, 4> &reading,
                   const std::array<SideFit, 4> &outerLines, const std::array<SideFit, 4> &otherEdges) {
     BandTone tone;
+    bool acrossToo = leavesSides(reading);  // only such readings are judged across their bands
     for (int k = 0; k < 4; k++) {
         if (reading[k] == Band::stays) continue;  // no band to sample
         double previous = -1;
@@ -193,7 +199,7 @@ BandTone bandTone(const cv::Mat &image, const BorderEvidence &e, const std::arra
             // the blurred tail of the side's own edge is a ramp.
             cv::Point2d q1 = s + n * (0.75 * other + 0.25 * outer), q3 = s + n * (0.25 * other + 0.75 * outer);
             auto inImage = [&](cv::Point2d q) { return q.x >= 0 && q.y >= 0 && q.x < image.cols && q.y < image.rows; };
-            if (inImage(q1) && inImage(q3)) {
+            if (acrossToo && inImage(q1) && inImage(q3)) {
                 auto at = [&](cv::Point2d q) {
                     return static_cast<double>(image.at<uint8_t>(static_cast<int>(q.y), static_cast<int>(q.x)));
                 };
@@ -232,8 +238,7 @@ bool outerQuad(const cv::Mat &image, const BorderEvidence &e, const std::array<B
     if (tone.count < T::minimumBandSamples) return false;
     // Sides that stay leave fewer bands to judge by: those that moved must be flat across
     // too (the blurred tail of a page's own edge passes for an even band along it).
-    bool stays = std::any_of(reading.begin(), reading.end(), [](Band b) { return b == Band::stays; });
-    for (int k = 0; k < 4 && stays; k++)
+    for (int k = 0; k < 4 && leavesSides(reading); k++)
         if (tone.sideRampCount[k] > 0 && tone.sideRampMean(k) > T::flatBand) return false;
     // A lost side's band must look like the band whose width it took (the same bezel), not
     // like whatever lies beyond an outline that was already the outer one.
