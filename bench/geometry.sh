@@ -41,7 +41,8 @@ check_set "${KAMERA_BENCH_UNSEEN:-$KAMERA_CACHE/bench-geometry-unseen}" 240 \
 NEVER_STUDIED=("${KAMERA_BENCH_NEW:-$KAMERA_CACHE/bench-geometry-new}" 796)
 check_set "${NEVER_STUDIED[0]}" 796 "New scenes (seeds 1796 on, never studied)"
 # 288 more made in session 20 before any change of that session was measured on them; only
-# their scores have been looked at.
+# their scores have been looked at (and, in session 49, one scene's candidates: 2044, a page
+# an earlier form of that session's change lost).
 for first in 1000 1096 1192; do
     NEVER_STUDIED+=("$KAMERA_CACHE/bench-geometry-$((first + 1000))" "$first")
     check_set "$KAMERA_CACHE/bench-geometry-$((first + 1000))" "$first" \
@@ -70,10 +71,15 @@ check_set "$KAMERA_CACHE/bench-geometry-screens-heldout3" 3300 \
 check_set "$KAMERA_CACHE/bench-geometry-screens-heldout4" 3400 \
     "Framed screens, held out 4 (seeds 4400 on, made in session 45; its misses looked at in session 48)" framedScreen,screen,framedScreen,card
 # Made in session 48 before anything was tried, scored once by totals when its change (a side
-# may stay) was done: 85 -> 86 of 96. Its misses were not looked at; the next change needs a
-# set of its own (seeds 4600 on) all the same.
+# may stay) was done: 85 -> 86 of 96. Its misses were looked into in session 49, so it is a
+# tuning set now.
 check_set "$KAMERA_CACHE/bench-geometry-screens-heldout5" 3500 \
-    "Framed screens, held out 5 (seeds 4500 on, made in session 48)" framedScreen,screen,framedScreen,card
+    "Framed screens, held out 5 (seeds 4500 on, made in session 48; its misses looked at in session 49)" framedScreen,screen,framedScreen,card
+# Made in session 49 before anything was tried, scored once by totals when its change (a
+# document's edges reach its corners) was done: 84 -> 86 of 96. Its misses were not looked at;
+# the next change needs a set of its own (seeds 4700 on) all the same.
+check_set "$KAMERA_CACHE/bench-geometry-screens-heldout6" 3600 \
+    "Framed screens, held out 6 (seeds 4600 on, made in session 49)" framedScreen,screen,framedScreen,card
 # The goal (corners within 1 % on at least 95 % of scenes nobody has tuned on), over every
 # set whose misses were never studied.
 echo

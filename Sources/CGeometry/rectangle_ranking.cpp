@@ -171,6 +171,32 @@ double continuation(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, d
     return std::max(0.0, (static_cast<double>(onLine) / valid - T::chanceOnLine) / T::offLineShare);
 }
 
+double emptyEnd(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, double threshold) {
+    double length = cv::norm(from - corner);
+    if (length < T::continuationMinimumSide) return 0;
+    cv::Point2d u = (from - corner) / length, normal(-u.y, u.x);
+    int valid = 0, onLine = 0;
+    for (double t = T::continuationStart; t <= T::emptyEndShare * length; t += T::continuationStep) {
+        cv::Point2d p = corner + u * t - cv::Point2d(0.5, 0.5);
+        double best = 0;
+        bool inside = true;
+        // Any edge on the line counts, not only the strongest near it: a screen's thin bezel
+        // beside its picture's stronger border is still an edge reaching the corner.
+        for (int r = -1; r <= 1 && inside; r++) {
+            cv::Point2d q = p + normal * r;
+            int x = static_cast<int>(std::lround(q.x)), y = static_cast<int>(std::lround(q.y));
+            inside = x >= 1 && y >= 1 && x < gray.cols - 1 && y < gray.rows - 1;
+            if (inside) best = std::max(best, gradientAcross(gray, x, y, normal));
+        }
+        if (!inside) continue;
+        valid++;
+        onLine += best >= threshold;
+    }
+    if (valid == 0) return 0;
+    double bare = std::max(0.0, 1 - (static_cast<double>(onLine) / valid) / T::fullEnd);
+    return std::max(0.0, bare - T::emptyEndAllowance) / (1 - T::emptyEndAllowance);
+}
+
 std::vector<Candidate> ranked(std::vector<Candidate> &found, bool prefersLarge, int maximum, double minimumConfidence) {
     if (prefersLarge)
         dropExtensions(found);

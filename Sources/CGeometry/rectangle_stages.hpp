@@ -61,6 +61,12 @@ SideFit refineSideOn(const std::vector<cv::Mat> &planes, cv::Point2d a, cv::Poin
 /// quad borrowed a side from a longer edge (a bezel's outline, a table's edge).
 double continuation(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, double threshold);
 
+/// How little of the stretch of a side next to `corner` (walking towards `from`) has an edge
+/// on the side's line: 0 where the object's edge reaches its corner (or nearly: a card's
+/// rounded corner), 1 where the side was carried on past the object's corner along its edge's
+/// line (a building's column closing a screen's bottom side 100 px beyond the screen).
+double emptyEnd(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, double threshold);
+
 /// One search's candidates in the order they are reported: pieces demoted (rectangles) or
 /// extensions dropped (documents), best score first, two readings of one object with the
 /// better-edged first (documents). `found` is left in that order; the result is it without

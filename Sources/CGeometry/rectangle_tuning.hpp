@@ -138,6 +138,17 @@ struct Tuning {
     /// general may be cells of a grid).
     static constexpr double documentRunOnWeight = 2.0;
     static constexpr double rectangleRunOnWeight = 0.6;
+    /// A document side's end next to a corner: the share of the side looked at; the share of
+    /// it on an edge that counts as fully edged; how bare it may be for nothing (a card's
+    /// rounded corner, a worn one; measured 0.16–0.22 on cards and screens, 0.65–0.87 on a
+    /// side carried 100 px past a screen's corner); the confidence lost per bare end, eight
+    /// making `emptyEndWeight`; and the least share of its confidence a candidate keeps (a
+    /// page's ends against a white facade are as bare: 0.53–1.0).
+    static constexpr double emptyEndShare = 0.15;
+    static constexpr double fullEnd = 0.8;
+    static constexpr double emptyEndAllowance = 0.3;
+    static constexpr double emptyEndWeight = 2.0;
+    static constexpr double emptyEndFloor = 0.85;
     /// A side within this share of the shorter dimension (at least the pixels) of the border.
     static constexpr double framedShare = 0.01;
     static constexpr double framedMinimum = 3;

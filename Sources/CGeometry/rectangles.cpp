@@ -98,6 +98,29 @@ std::vector<Corners> coarseQuads(const cv::Mat &small, const Search &search, dou
     return coarse;
 }
 
+/// What a candidate's corners leave of its confidence. Real corners end their edges; borrowed
+/// sides run on past them. A document lies on something: its outline ends at its corners, and
+/// one whose sides run on is made of a building's or a board's longer lines (a quarter off for
+/// each side end that runs on fully); rectangles in general may be cells of a grid. And a
+/// document's edges reach its corners: a side with no edge next to a corner may have been
+/// carried on past the object's corner to where a background line closes it (a screen's bottom
+/// side 100 px along a building) — or be faint there (a white page against a white facade), so
+/// bare ends only tip the balance between readings, never take more than `emptyEndFloor`.
+double cornerFactor(const Corners &corners, const Refinement &refine, bool document) {
+    double runOn = 0, empty = 0;
+    for (int k = 0; k < 4; k++) {
+        cv::Point2d c = corners[k] * refine.scale;
+        for (const cv::Point2d &from : {corners[(k + 3) % 4] * refine.scale, corners[(k + 1) % 4] * refine.scale}) {
+            runOn += continuation(refine.image, from, c, T::edgeThreshold);
+            if (document) empty += emptyEnd(refine.image, from, c, T::edgeThreshold);
+        }
+    }
+    const double runOnWeight = document ? T::documentRunOnWeight : T::rectangleRunOnWeight;
+    double factor = std::max(0.0, 1 - runOnWeight * (runOn / 8));
+    if (document) factor *= std::max(T::emptyEndFloor, 1 - T::emptyEndWeight * (empty / 8));
+    return factor;
+}
+
 /// One candidate refined: its sides fitted at the refinement's scale, re-intersected and
 /// scored. False when a side found no edge, the confidence is too low or the rectangle is not
 /// as asked.
@@ -128,22 +151,11 @@ bool refined(const Corners &quad, double scale, const Refinement &refine, const 
     // not fit is where the outline guessed, not where an edge is).
     if (std::any_of(fits.begin(), fits.end(), [](const SideFit &f) { return !f.fitted; })) return false;
     double confidence = T::supportWeight * (weighted / perimeter) + T::weakestSideWeight * weakest;
-    // Real corners end their edges; borrowed sides run on past them.
-    double runOn = 0;
-    for (int k = 0; k < 4; k++) {
-        cv::Point2d c = corners[k] * refine.scale;
-        runOn += continuation(refine.image, corners[(k + 3) % 4] * refine.scale, c, T::edgeThreshold);
-        runOn += continuation(refine.image, corners[(k + 1) % 4] * refine.scale, c, T::edgeThreshold);
-    }
-    // A document lies on something: its outline ends at its corners, and one whose sides run
-    // on is made of a building's or a board's longer lines (a quarter off for each side end
-    // that runs on fully). Rectangles in general may be cells of a grid.
-    const double runOnWeight = o.prefers_large ? T::documentRunOnWeight : T::rectangleRunOnWeight;
-    const double runOnFactor = std::max(0.0, 1 - runOnWeight * (runOn / 8));
-    confidence *= runOnFactor;
+    const double atCorners = cornerFactor(corners, refine, o.prefers_large);
+    confidence *= atCorners;
     if (o.prefers_large)
         out.outlineConfidence =
-            runOnFactor * (T::supportWeight * (weightedAmongPeaks / perimeter) + T::weakestSideWeight * weakestAmongPeaks);
+            atCorners * (T::supportWeight * (weightedAmongPeaks / perimeter) + T::weakestSideWeight * weakestAmongPeaks);
     // A document's outline round a better-edged picture may take its confidence from its
     // sides' two strongest edges (the ranking decides, and drops it if it does not).
     const double enough = o.prefers_large ? std::max(confidence, out.outlineConfidence) : confidence;
