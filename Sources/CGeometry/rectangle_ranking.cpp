@@ -144,7 +144,9 @@ double continuation(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, d
     double length = cv::norm(corner - from);
     if (length < T::continuationMinimumSide) return 0;
     cv::Point2d u = (corner - from) / length, normal(-u.y, u.x);
-    double reach = std::max(T::continuationReach, T::continuationReachShare * length);
+    // Never further than across the image: a corner far outside it is walked to no end.
+    double reach = std::min(std::max(T::continuationReach, T::continuationReachShare * length),
+                            static_cast<double>(gray.cols + gray.rows));
     const int radius = T::continuationRadius;
     int valid = 0, onLine = 0;
     for (double t = T::continuationStart; t <= T::continuationStart + reach; t += T::continuationStep) {
@@ -176,7 +178,8 @@ double emptyEnd(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, doubl
     if (length < T::continuationMinimumSide) return 0;
     cv::Point2d u = (from - corner) / length, normal(-u.y, u.x);
     int valid = 0, onLine = 0;
-    for (double t = T::continuationStart; t <= T::emptyEndShare * length; t += T::continuationStep) {
+    const double stretch = std::min(T::emptyEndShare * length, static_cast<double>(gray.cols + gray.rows));
+    for (double t = T::continuationStart; t <= stretch; t += T::continuationStep) {
         cv::Point2d p = corner + u * t - cv::Point2d(0.5, 0.5);
         double best = 0;
         bool inside = true;
