@@ -191,18 +191,21 @@ BandTone bandTone(const cv::Mat &image, const BorderEvidence &e, const std::arra
                 return std::abs(cross) < 1e-9 ? 0.0 : (w.x * line.direction.y - w.y * line.direction.x) / cross;
             };
             double outer = along(outerLines[k]), other = along(otherEdges[k]);
+            // Bounds compared as doubles before any pixel index is made of them (a line nearly
+            // parallel to the sample's normal puts the point anywhere).
+            auto inImage = [&](cv::Point2d q) { return q.x >= 0 && q.y >= 0 && q.x < image.cols && q.y < image.rows; };
+            auto at = [&](cv::Point2d q) {
+                return static_cast<double>(image.at<uint8_t>(static_cast<int>(q.y), static_cast<int>(q.x)));
+            };
             cv::Point2d p = s + n * (0.5 * (outer + other));
-            int x = static_cast<int>(p.x), y = static_cast<int>(p.y);
-            if (x < 0 || y < 0 || x >= image.cols || y >= image.rows) continue;
-            double v = image.at<uint8_t>(y, x);
+            // (The band's middle truncates towards zero, so up to a pixel before the first
+            // column or row reads it.)
+            if (!(p.x > -1 && p.y > -1 && p.x < image.cols && p.y < image.rows)) continue;
+            double v = at(p);
             // Across the band, a quarter of its width from each edge: a bezel is flat there,
             // the blurred tail of the side's own edge is a ramp.
             cv::Point2d q1 = s + n * (0.75 * other + 0.25 * outer), q3 = s + n * (0.25 * other + 0.75 * outer);
-            auto inImage = [&](cv::Point2d q) { return q.x >= 0 && q.y >= 0 && q.x < image.cols && q.y < image.rows; };
             if (acrossToo && inImage(q1) && inImage(q3)) {
-                auto at = [&](cv::Point2d q) {
-                    return static_cast<double>(image.at<uint8_t>(static_cast<int>(q.y), static_cast<int>(q.x)));
-                };
                 tone.sideRamp[k] += std::abs(at(q1) - at(q3));
                 tone.sideRampCount[k]++;
             }

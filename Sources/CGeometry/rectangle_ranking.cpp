@@ -138,6 +138,29 @@ void byScore(std::vector<Candidate> &found) {
     std::sort(found.begin(), found.end(), [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
 }
 
+/// What a walk along a side finds at `point` (continuous coordinates): off the image (a pixel
+/// from its border anywhere within `radius` across), or whether the strongest gradient across
+/// within `radius` reaches `threshold` within a pixel of the line.
+enum class EdgeAt { outside, offLine, onLine };
+
+EdgeAt edgeOnLine(const cv::Mat &gray, cv::Point2d point, cv::Point2d normal, int radius, double threshold) {
+    cv::Point2d p = point - cv::Point2d(0.5, 0.5);
+    double best = 0;
+    int bestStep = 99;
+    for (int r = -radius; r <= radius; r++) {
+        cv::Point2d q = p + normal * r;
+        // Compared as doubles first: a point far off the image is no integer pixel.
+        if (!(q.x >= 0.5 && q.y >= 0.5 && q.x < gray.cols - 1.5 && q.y < gray.rows - 1.5)) return EdgeAt::outside;
+        int x = static_cast<int>(std::lround(q.x)), y = static_cast<int>(std::lround(q.y));
+        double along = gradientAcross(gray, x, y, normal);
+        if (along > best) {
+            best = along;
+            bestStep = r;
+        }
+    }
+    return best >= threshold && std::abs(bestStep) <= 1 ? EdgeAt::onLine : EdgeAt::offLine;
+}
+
 }  // namespace
 
 double continuation(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, double threshold) {
@@ -147,27 +170,13 @@ double continuation(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, d
     // Never further than across the image: a corner far outside it is walked to no end.
     double reach = std::min(std::max(T::continuationReach, T::continuationReachShare * length),
                             static_cast<double>(gray.cols + gray.rows));
-    const int radius = T::continuationRadius;
     int valid = 0, onLine = 0;
     for (double t = T::continuationStart; t <= T::continuationStart + reach; t += T::continuationStep) {
-        cv::Point2d p = corner + u * t - cv::Point2d(0.5, 0.5);
-        double best = 0;
-        int bestStep = 99;
-        bool inside = true;
-        for (int r = -radius; r <= radius && inside; r++) {
-            cv::Point2d q = p + normal * r;
-            int x = static_cast<int>(std::lround(q.x)), y = static_cast<int>(std::lround(q.y));
-            inside = x >= 1 && y >= 1 && x < gray.cols - 1 && y < gray.rows - 1;
-            double along = inside ? gradientAcross(gray, x, y, normal) : 0;
-            if (along > best) {
-                best = along;
-                bestStep = r;
-            }
-        }
-        if (!inside) continue;
-        valid++;
         // On the line, as a side's edge is; texture puts its strongest gradient anywhere.
-        if (best >= threshold && std::abs(bestStep) <= 1) onLine++;
+        EdgeAt at = edgeOnLine(gray, corner + u * t, normal, T::continuationRadius, threshold);
+        if (at == EdgeAt::outside) continue;
+        valid++;
+        onLine += at == EdgeAt::onLine;
     }
     if (valid == 0) return 0;
     return std::max(0.0, (static_cast<double>(onLine) / valid - T::chanceOnLine) / T::offLineShare);
@@ -180,20 +189,13 @@ double emptyEnd(const cv::Mat &gray, cv::Point2d from, cv::Point2d corner, doubl
     int valid = 0, onLine = 0;
     const double stretch = std::min(T::emptyEndShare * length, static_cast<double>(gray.cols + gray.rows));
     for (double t = T::continuationStart; t <= stretch; t += T::continuationStep) {
-        cv::Point2d p = corner + u * t - cv::Point2d(0.5, 0.5);
-        double best = 0;
-        bool inside = true;
-        // Any edge on the line counts, not only the strongest near it: a screen's thin bezel
-        // beside its picture's stronger border is still an edge reaching the corner.
-        for (int r = -1; r <= 1 && inside; r++) {
-            cv::Point2d q = p + normal * r;
-            int x = static_cast<int>(std::lround(q.x)), y = static_cast<int>(std::lround(q.y));
-            inside = x >= 1 && y >= 1 && x < gray.cols - 1 && y < gray.rows - 1;
-            if (inside) best = std::max(best, gradientAcross(gray, x, y, normal));
-        }
-        if (!inside) continue;
+        // Any edge on the line counts (a pixel either side), not only the strongest further
+        // off: a screen's thin bezel beside its picture's stronger border still reaches the
+        // corner.
+        EdgeAt at = edgeOnLine(gray, corner + u * t, normal, 1, threshold);
+        if (at == EdgeAt::outside) continue;
         valid++;
-        onLine += best >= threshold;
+        onLine += at == EdgeAt::onLine;
     }
     if (valid == 0) return 0;
     double bare = std::max(0.0, 1 - (static_cast<double>(onLine) / valid) / T::fullEnd);
