@@ -2,14 +2,40 @@
 #include "knn_vector.h"
 
 // --- depthwise ---------------------------------------------------------------
-// One output pixel of any window, with the taps clipped to the image.
+// One output pixel of any window, with the taps clipped to the image. Four channel blocks at
+// a time: four independent sums, where one block at a time made each tap wait on the one
+// before it (a chain of dependent FMAs). Most pixels of the small maps take this path — a
+// 7×7 map under a 5×5 window has 9 interior pixels of 49 — and so do strided windows. Each
+// channel's taps are summed in the same order either way.
 #define DEPTHWISE_PIXEL(ox) do {                                                               \
         int ix0 = (ox) * sw - pad_left;                                                        \
         int kx0 = 0, kx1 = kw;                                                                 \
         while (kx0 < kw && ix0 + kx0 * dw < 0) kx0++;                                          \
         while (kx1 > kx0 && ix0 + (kx1 - 1) * dw >= iw) kx1--;                                 \
         float *o = out + ((size_t)oy * ow + (ox)) * c;                                         \
-        for (int b = 0; b < blocks; b++) {                                                     \
+        int b = 0;                                                                             \
+        for (; b + 4 <= blocks; b += 4) {                                                      \
+            const float *bb = bias + b * KNN_BLOCK;                                            \
+            v16 a0 = load16(bb), a1 = load16(bb + KNN_BLOCK);                                  \
+            v16 a2 = load16(bb + 2 * KNN_BLOCK), a3 = load16(bb + 3 * KNN_BLOCK);              \
+            for (int ky = ky0; ky < ky1; ky++) {                                               \
+                const float *row = in + ((size_t)(iy0 + ky * dh) * iw) * c + b * KNN_BLOCK;    \
+                const float *wrow = packed + (size_t)ky * kw * cpad + b * KNN_BLOCK;           \
+                for (int kx = kx0; kx < kx1; kx++) {                                           \
+                    const float *t = row + (size_t)(ix0 + kx * dw) * c;                        \
+                    const float *wt = wrow + (size_t)kx * cpad;                                \
+                    a0 += load16(t) * load16(wt);                                              \
+                    a1 += load16(t + KNN_BLOCK) * load16(wt + KNN_BLOCK);                      \
+                    a2 += load16(t + 2 * KNN_BLOCK) * load16(wt + 2 * KNN_BLOCK);              \
+                    a3 += load16(t + 3 * KNN_BLOCK) * load16(wt + 3 * KNN_BLOCK);              \
+                }                                                                              \
+            }                                                                                  \
+            store_n(o + b * KNN_BLOCK, activate(a0, act, b), (size_t)(c - b * KNN_BLOCK));     \
+            store_n(o + (b + 1) * KNN_BLOCK, activate(a1, act, b + 1), (size_t)(c - (b + 1) * KNN_BLOCK)); \
+            store_n(o + (b + 2) * KNN_BLOCK, activate(a2, act, b + 2), (size_t)(c - (b + 2) * KNN_BLOCK)); \
+            store_n(o + (b + 3) * KNN_BLOCK, activate(a3, act, b + 3), (size_t)(c - (b + 3) * KNN_BLOCK)); \
+        }                                                                                      \
+        for (; b < blocks; b++) {                                                              \
             v16 acc = load16(bias + b * KNN_BLOCK);                                            \
             for (int ky = ky0; ky < ky1; ky++) {                                               \
                 const float *row = in + ((size_t)(iy0 + ky * dh) * iw) * c + b * KNN_BLOCK;    \
@@ -50,6 +76,22 @@ void knn_depthwise(const float *in, int ih, int iw, int c, const float *packed, 
                 const float *p = in + (size_t)iy0 * rs + (size_t)(ox_lo * sw - pad_left) * c + b * KNN_BLOCK;
                 float *o = out + ((size_t)oy * ow + ox_lo) * c + b * KNN_BLOCK;
                 int ox = ox_lo;
+                // With AVX-512 (32 registers) and stride 1, eight pixels: each row's twelve
+                // input vectors are loaded once and each weight serves the eight sums, eight
+                // independent chains where four left the FMA units waiting on their latency.
+                for (; wide && sw == 1 && ox + 8 <= ox_hi; ox += 8, p += 8 * step, o += 8 * (size_t)c) {
+                    v16 a[8] = {bv, bv, bv, bv, bv, bv, bv, bv};
+                    for (int ky = 0; ky < 5; ky++) {
+                        const float *r = p + (size_t)ky * rs, *wr = w + (size_t)ky * 5 * cpad;
+                        v16 in[12];
+                        for (int k = 0; k < 12; k++) in[k] = load16(r + (size_t)k * c);
+                        for (int kx = 0; kx < 5; kx++) {
+                            v16 wv = load16(wr + (size_t)kx * cpad);
+                            for (int k = 0; k < 8; k++) a[k] += in[k + kx] * wv;
+                        }
+                    }
+                    for (int k = 0; k < 8; k++) store_n(o + (size_t)k * c, activate(a[k], act, b), left);
+                }
                 for (; ox + 4 <= ox_hi; ox += 4, p += 4 * step, o += 4 * (size_t)c) {
                     v16 a0 = bv, a1 = bv, a2 = bv, a3 = bv;
                     for (int ky = 0; ky < 5; ky++) {

@@ -32,6 +32,32 @@ KNN_TAPS_AVX2 void knn_gather_taps(const uint8_t *src, int stride, __m256i ix, _
     taps[3] = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, _mm256_set1_epi32(stride + 3)), 1);
 }
 
+/// The four taps of eight pixels, as `knn_gather_taps`, with each tap's column and row clamped
+/// to the image (a replicated border: a tap past an edge reads the edge pixel). A word is four
+/// bytes, one past its pixel: the image's last pixel is read from one byte before and shifted,
+/// so nothing past the image is read. `ix` and `iy` must be sums that do not overflow (the
+/// caller leaves positions out of int range to its scalar path).
+KNN_TAPS_AVX2 void knn_gather_clamped_taps(const uint8_t *src, int w, int h, int stride, __m256i ix, __m256i iy,
+                                           __m256i taps[4]) {
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
+    const __m256i lastX = _mm256_set1_epi32(w - 1), lastY = _mm256_set1_epi32(h - 1);
+    __m256i x0 = _mm256_min_epi32(_mm256_max_epi32(ix, zero), lastX);
+    __m256i x1 = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(ix, one), zero), lastX);
+    __m256i y0 = _mm256_min_epi32(_mm256_max_epi32(iy, zero), lastY);
+    __m256i y1 = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(iy, one), zero), lastY);
+    __m256i rows[2] = {_mm256_mullo_epi32(y0, _mm256_set1_epi32(stride)), _mm256_mullo_epi32(y1, _mm256_set1_epi32(stride))};
+    __m256i columns[2] = {_mm256_mullo_epi32(x0, _mm256_set1_epi32(3)), _mm256_mullo_epi32(x1, _mm256_set1_epi32(3))};
+    // The last pixel's word would end one byte past the image.
+    const __m256i lastWord = _mm256_set1_epi32((h - 1) * stride + (w - 1) * 3);
+    const int *base = (const int *)src;
+    for (int k = 0; k < 4; k++) {
+        __m256i at = _mm256_add_epi32(rows[k >> 1], columns[k & 1]);
+        __m256i last = _mm256_cmpeq_epi32(at, lastWord);
+        __m256i word = _mm256_i32gather_epi32(base, _mm256_add_epi32(at, last), 1);
+        taps[k] = _mm256_srlv_epi32(word, _mm256_and_si256(last, _mm256_set1_epi32(8)));
+    }
+}
+
 /// Eight pixels' three channels, channel by channel, written as RGB triples.
 static inline void knn_store_interleaved(float *out, const float channel[3][8]) {
     for (int k = 0; k < 8; k++) out[3 * k] = channel[0][k], out[3 * k + 1] = channel[1][k], out[3 * k + 2] = channel[2][k];

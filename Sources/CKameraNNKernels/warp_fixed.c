@@ -92,23 +92,30 @@ KNN_AVX2 __m256i weighed(__m256i words, int channel, __m256i weights) {
     return _mm256_mullo_epi32(_mm256_and_si256(_mm256_srli_epi32(words, 8 * channel), _mm256_set1_epi32(255)), weights);
 }
 
-// Eight tensor pixels of a row whose taps all lie inside the image (`knn_taps_outside`): the
-// same integer arithmetic as
-// `warp_pixels`, eight lanes wide. Returns 0, writing nothing, when a tap falls outside.
+// Eight tensor pixels of a row: the same integer arithmetic as `warp_pixels`, eight lanes
+// wide. Taps outside the image are read from its edge with a replicated border; with a black
+// one, or a position out of int range, returns 0, writing nothing (the scalar path's cases).
 __attribute__((target("avx2"))) static int warp_eight(const uint8_t *src, int w, int h, int stride, float *out,
                                                       double rowX, double rowY, int tx, double dxx, double dxy,
-                                                      float scale, float offset) {
+                                                      float scale, float offset, int replicate) {
     __m256i X = subpixel_positions(rowX, dxx, tx), Y = subpixel_positions(rowY, dxy, tx);
     __m256i ix = _mm256_srai_epi32(X, SUBPIXEL_BITS), iy = _mm256_srai_epi32(Y, SUBPIXEL_BITS);
-    if (knn_taps_outside(ix, iy, w, h)) return 0;
+    __m256i taps[4];
+    if (!knn_taps_outside(ix, iy, w, h)) {
+        knn_gather_taps(src, stride, ix, iy, taps);
+    } else {
+        // cvtpd's out-of-range answer is INT_MIN: those lanes take the scalar path's saturation.
+        __m256i invalid = _mm256_or_si256(_mm256_cmpeq_epi32(X, _mm256_set1_epi32(INT_MIN)),
+                                          _mm256_cmpeq_epi32(Y, _mm256_set1_epi32(INT_MIN)));
+        if (!replicate || !_mm256_testz_si256(invalid, invalid)) return 0;
+        knn_gather_clamped_taps(src, w, h, stride, ix, iy, taps);
+    }
     const __m256i fraction = _mm256_set1_epi32(SUBPIXELS - 1), whole = _mm256_set1_epi32(SUBPIXELS);
     __m256i ax = _mm256_and_si256(X, fraction), ay = _mm256_and_si256(Y, fraction), ay0 = _mm256_sub_epi32(whole, ay);
     __m256i wx1 = _mm256_mullo_epi32(ax, _mm256_set1_epi32(UNIT));
     __m256i wx0 = _mm256_mullo_epi32(_mm256_sub_epi32(whole, ax), _mm256_set1_epi32(UNIT));
     __m256i w00 = _mm256_mullo_epi32(wx0, ay0), w01 = _mm256_mullo_epi32(wx1, ay0);
     __m256i w10 = _mm256_mullo_epi32(wx0, ay), w11 = _mm256_mullo_epi32(wx1, ay);
-    __m256i taps[4];
-    knn_gather_taps(src, stride, ix, iy, taps);
     const __m256i half = _mm256_set1_epi32(1 << (WEIGHT_BITS - 1));
     float channel[3][8];
     for (int c = 0; c < 3; c++) {
@@ -124,7 +131,7 @@ __attribute__((target("avx2"))) static int warp_eight(const uint8_t *src, int w,
 #else
 #define knn_has_warp_eight() 0
 static int warp_eight(const uint8_t *src, int w, int h, int stride, float *out, double rowX, double rowY, int tx,
-                      double dxx, double dxy, float scale, float offset) {
+                      double dxx, double dxy, float scale, float offset, int replicate) {
     return 0;
 }
 #endif
@@ -149,7 +156,7 @@ void knn_warp_rgb8_fixed(const uint8_t *src, int w, int h, int stride, float *ou
         }
         int tx = 0;
         for (; vectors && tx + 8 <= ow; tx += 8, o += 24)
-            if (!warp_eight(src, w, h, stride, o, rowX, rowY, tx, dxx, dxy, scale, offset))
+            if (!warp_eight(src, w, h, stride, o, rowX, rowY, tx, dxx, dxy, scale, offset, replicate))
                 warp_pixels(src, w, h, stride, o, rowX, rowY, tx, tx + 8, dxx, dxy, scale, offset, replicate);
         warp_pixels(src, w, h, stride, o, rowX, rowY, tx, ow, dxx, dxy, scale, offset, replicate);
     }

@@ -98,19 +98,24 @@ struct OperatorTests {
 
     @Test(
         "DEPTHWISE_CONV_2D: 3×3 and 5×5, stride 1 and 2, SAME and VALID, channel tails",
+        // 61 and 70 channels: the edge pixels' four blocks at a time, with the partial block
+        // inside the four (61) and after them (70); 17 wide: a 5×5 row's interior of 13 takes
+        // the eight-pixel step, the four-pixel one and a single pixel; 5×5/2 25 wide: a
+        // strided interior of eight or more, which the eight-pixel step (stride 1) must leave.
         arguments: [
-            (3, 1, true, 24), (3, 2, true, 17), (5, 1, true, 48), (5, 2, true, 40), (3, 1, false, 5), (5, 2, false, 33),
-            (5, 1, false, 21),
+            (3, 1, true, 24, 15), (3, 2, true, 17, 15), (5, 1, true, 48, 15), (5, 2, true, 40, 15), (3, 1, false, 5, 15),
+            (5, 2, false, 33, 15), (5, 1, false, 21, 15), (5, 1, true, 61, 17), (3, 2, true, 70, 15), (5, 1, true, 70, 17),
+            (5, 2, true, 32, 25),
         ])
-    func depthwise(kernel: Int, stride: Int, same: Bool, channels: Int) throws {
+    func depthwise(kernel: Int, stride: Int, same: Bool, channels: Int, width: Int) throws {
         var seed = UInt64(kernel * 7 + stride + channels)
-        let input = Tensor3.random(16, 15, channels, seed: &seed)
+        let input = Tensor3.random(16, width, channels, seed: &seed)
         let filter = randomValues(kernel * kernel * channels, seed: &seed), bias = randomValues(channels, seed: &seed)
         let expected = referenceDepthwise(
             input, filter: filter, bias: bias, kh: kernel, kw: kernel, stride: stride,
             same: same, activation: .relu)
         var g = OneOpGraph()
-        let x = g.tensor([1, 16, 15, channels])
+        let x = g.tensor([1, 16, width, channels])
         let f = g.tensor([1, kernel, kernel, channels], floats: filter), b = g.tensor([channels], floats: bias)
         let y = g.tensor([1, expected.h, expected.w, channels])
         let window = Window(strideH: stride, strideW: stride, padding: same ? .same : .valid)

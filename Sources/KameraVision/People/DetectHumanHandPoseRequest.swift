@@ -46,13 +46,17 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
         var readings: [(hand: HandLandmarker.Hand, region: RotatedRect, side: HumanHandPoseObservation.Chirality?)] = []
         func look(at region: RotatedRect, side: HumanHandPoseObservation.Chirality?) {
             // A palm the body pose leads to again is not read twice: a region centred on one
-            // already read is skipped, and a reading whose joints lie on a hand already found
-            // is dropped (two hands holding a ball are closer than their regions are wide, so
-            // regions alone cannot tell them apart). The body's side is kept for it: the
-            // landmark model's handedness is a guess from the hand alone (0.50 on the hand a
-            // footballer holds out, in MediaPipe's pipeline as in this one), the body pose sees
-            // which arm it ends.
-            let nearby = readings.firstIndex { $0.region.center.distance(to: region.center) < 0.15 * min($0.region.width, region.width) }
+            // already read, or on the middle of a hand already read (within 0.35 of its span:
+            // measured on the people photos, the same hand lies 0.13 of its span from the body's
+            // region centre, the other hand on a ball 0.70), is skipped before the landmark
+            // run; and a reading whose joints lie on a hand already found is dropped (two hands
+            // holding a ball are closer than their regions are wide, so regions alone cannot
+            // tell them apart). The body's side is kept for it: the landmark model's handedness
+            // is a guess from the hand alone (0.50 on the hand a footballer holds out, in
+            // MediaPipe's pipeline as in this one), the body pose sees which arm it ends.
+            let nearby =
+                readings.firstIndex { $0.region.center.distance(to: region.center) < 0.15 * min($0.region.width, region.width) }
+                ?? readings.firstIndex { Self.middle(of: $0.hand.joints).distance(to: region.center) < 0.35 * Self.span(of: $0.hand.joints) }
             if let same = nearby {
                 if readings[same].side == nil { readings[same].side = side }
                 return
@@ -98,6 +102,13 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
         guard a.count == b.count, !a.isEmpty else { return false }
         let mean = zip(a, b).reduce(0) { $0 + $1.0.distance(to: $1.1) } / Double(a.count)
         return mean < 0.2 * max(span(of: a), 1)
+    }
+
+    /// The middle of the joints' bounding box.
+    static func middle(of points: [PixelPoint]) -> PixelPoint {
+        PixelPoint(
+            x: ((points.map(\.x).max() ?? 0) + (points.map(\.x).min() ?? 0)) / 2,
+            y: ((points.map(\.y).max() ?? 0) + (points.map(\.y).min() ?? 0)) / 2)
     }
 
     /// The larger side of the joints' bounding box.
