@@ -56,7 +56,7 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
             // MediaPipe's pipeline as in this one), the body pose sees which arm it ends.
             let nearby =
                 readings.firstIndex { $0.region.center.distance(to: region.center) < 0.15 * min($0.region.width, region.width) }
-                ?? readings.firstIndex { Self.middle(of: $0.hand.joints).distance(to: region.center) < 0.35 * Self.span(of: $0.hand.joints) }
+                ?? readings.firstIndex { Self.lies(region.center, onHand: $0.hand.joints) }
             if let same = nearby {
                 if readings[same].side == nil { readings[same].side = side }
                 return
@@ -102,6 +102,11 @@ public struct DetectHumanHandPoseRequest: ImageRequest {
         guard a.count == b.count, !a.isEmpty else { return false }
         let mean = zip(a, b).reduce(0) { $0 + $1.0.distance(to: $1.1) } / Double(a.count)
         return mean < 0.2 * max(span(of: a), 1)
+    }
+
+    /// Whether a point lies within 0.35 of a hand's span from the middle of its joints.
+    static func lies(_ point: PixelPoint, onHand joints: [PixelPoint]) -> Bool {
+        middle(of: joints).distance(to: point) < 0.35 * span(of: joints)
     }
 
     /// The middle of the joints' bounding box.
