@@ -163,7 +163,30 @@ void knn_depthwise(const float *in, int ih, int iw, int c, const float *packed, 
             size_t left = (size_t)(c - b * KNN_BLOCK);
             const float *r0 = in + (size_t)iy0 * iw * c + b * KNN_BLOCK;
             const float *r1 = r0 + (size_t)iw * c, *r2 = r1 + (size_t)iw * c;
-            for (int ox = ox_lo; ox < ox_hi; ox++) {
+            int ox = ox_lo;
+            // Stride 1: four pixels share each row's six input vectors (18 loads, not 36).
+            for (; sw == 1 && ox + 4 <= ox_hi; ox += 4) {
+                size_t x = (size_t)(ox - pad_left) * c;
+                v16 a0 = bv, a1 = bv, a2 = bv, a3 = bv;
+#define DEPTHWISE_ROW3(r, wa, wb, wc) do {                                                     \
+                    v16 i0 = load16(r + x), i1 = load16(r + x + c), i2 = load16(r + x + 2 * c);  \
+                    v16 i3 = load16(r + x + 3 * c), i4 = load16(r + x + 4 * c), i5 = load16(r + x + 5 * c); \
+                    a0 += i0 * wa; a0 += i1 * wb; a0 += i2 * wc;                                 \
+                    a1 += i1 * wa; a1 += i2 * wb; a1 += i3 * wc;                                 \
+                    a2 += i2 * wa; a2 += i3 * wb; a2 += i4 * wc;                                 \
+                    a3 += i3 * wa; a3 += i4 * wb; a3 += i5 * wc;                                 \
+                } while (0)
+                DEPTHWISE_ROW3(r0, w0, w1, w2);
+                DEPTHWISE_ROW3(r1, w3, w4, w5);
+                DEPTHWISE_ROW3(r2, w6, w7, w8);
+#undef DEPTHWISE_ROW3
+                float *o = out + ((size_t)oy * ow + ox) * c + b * KNN_BLOCK;
+                store_n(o, activate(a0, act, b), left);
+                store_n(o + c, activate(a1, act, b), left);
+                store_n(o + 2 * (size_t)c, activate(a2, act, b), left);
+                store_n(o + 3 * (size_t)c, activate(a3, act, b), left);
+            }
+            for (; ox < ox_hi; ox++) {
                 size_t x = (size_t)(ox * sw - pad_left) * c;
                 v16 acc = bv;
                 acc += load16(r0 + x) * w0; acc += load16(r0 + x + c) * w1; acc += load16(r0 + x + 2 * c) * w2;
