@@ -29,6 +29,40 @@
             store_n(out + ((size_t)oy * ow + ox + p) * n + b * KNN_BLOCK, activate(acc[p], act, b), width); \
     } while (0)
 
+// As DIRECT_RUN for two column blocks at once (`b` and `b + 1`, the second `width2` wide):
+// each input sample broadcast once serves both blocks' multiply-adds. With one block a tap
+// took a weight load and P broadcasts for P FMAs; here two weight loads and P broadcasts
+// for 2P (AVX-512 only: 16 sums and two weights are 18 of its 32 registers).
+#define DIRECT_RUN2(P)                                                                                  \
+    do {                                                                                                \
+        v16 acc0[P], acc1[P];                                                                           \
+        for (int p = 0; p < (P); p++) {                                                                 \
+            acc0[p] = load16(bias + b * KNN_BLOCK);                                                     \
+            acc1[p] = load16(bias + (b + 1) * KNN_BLOCK);                                               \
+        }                                                                                               \
+        for (int ky = ky0; ky < ky1; ky++) {                                                            \
+            const float *row = in + (size_t)(iy0 + ky * dh) * iw * c;                                   \
+            for (int kx = 0; kx < kw; kx++) {                                                           \
+                const float *tap = row + (size_t)(ox * sw - pad_left + kx * dw) * c;                    \
+                const float *wt = w + (size_t)(ky * kw + kx) * c * KNN_BLOCK;                           \
+                const float *wt2 = w2 + (size_t)(ky * kw + kx) * c * KNN_BLOCK;                         \
+                for (int ci = 0; ci < c; ci++) {                                                        \
+                    v16 weight = load16(wt + ci * KNN_BLOCK), weight2 = load16(wt2 + ci * KNN_BLOCK);   \
+                    for (int p = 0; p < (P); p++) {                                                     \
+                        v16 x = splat(tap[(size_t)p * sw * c + ci]);                                    \
+                        acc0[p] += x * weight;                                                          \
+                        acc1[p] += x * weight2;                                                         \
+                    }                                                                                   \
+                }                                                                                       \
+            }                                                                                           \
+        }                                                                                               \
+        for (int p = 0; p < (P); p++) {                                                                 \
+            float *o = out + ((size_t)oy * ow + ox + p) * n + b * KNN_BLOCK;                            \
+            store_n(o, activate(acc0[p], act, b), width);                                               \
+            store_n(o + KNN_BLOCK, activate(acc1[p], act, b + 1), width2);                              \
+        }                                                                                               \
+    } while (0)
+
 // One output pixel whose window may cross the left or right edge.
 #define DIRECT_EDGE(ox)                                                                                 \
     do {                                                                                                \
@@ -62,8 +96,21 @@ void knn_conv_direct(const float *in, int ih, int iw, int c, int kh, int kw, int
         knn_rows_inside(oy, sh, pad_top, kh, dh, ih, &iy0, &ky0, &ky1);
         for (int b = 0; b < blocks; b++) {
             const float *w = packed + (size_t)b * k * KNN_BLOCK;
-            const size_t width = (size_t)(n - b * KNN_BLOCK);
+            size_t width = (size_t)(n - b * KNN_BLOCK);
             int ox = ox_lo;
+            if (wide && b + 1 < blocks) {
+                // Two blocks over the interior; the edge pixels (a few a row) one block at a time.
+                const float *w2 = w + k * KNN_BLOCK;
+                const size_t width2 = (size_t)(n - (b + 1) * KNN_BLOCK);
+                for (; ox + 8 <= ox_hi; ox += 8) DIRECT_RUN2(8);
+                for (; ox < ox_hi; ox++) DIRECT_RUN2(1);
+                for (ox = 0; ox < ox_lo; ox++) DIRECT_EDGE(ox);
+                for (ox = ox_hi; ox < ow; ox++) DIRECT_EDGE(ox);
+                b++, w = w2, width = width2;
+                for (ox = 0; ox < ox_lo; ox++) DIRECT_EDGE(ox);
+                for (ox = ox_hi; ox < ow; ox++) DIRECT_EDGE(ox);
+                continue;
+            }
             if (wide)
                 for (; ox + 8 <= ox_hi; ox += 8) DIRECT_RUN(8);
             for (; ox + 4 <= ox_hi; ox += 4) DIRECT_RUN(4);

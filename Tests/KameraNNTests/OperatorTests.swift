@@ -51,10 +51,13 @@ func expectClose(_ a: [Float], _ b: [Float], tolerance: Float = 1e-4, _ label: S
 struct OperatorTests {
     @Test(
         "CONV_2D: 1×1 to 5×5, stride 1–3, SAME/VALID, fused activations, odd channel counts",
+        // 3×3/1 from 3 channels to 40: the direct convolution's two-block interior (eight
+        // pixels and one), then its one-block interior for the third block.
         arguments: [
             (1, 1, true, FusedActivation.none, 24, 37), (1, 1, true, .relu, 13, 16), (3, 1, true, .relu6, 3, 8),
             (3, 2, true, .none, 16, 24), (5, 2, true, .relu, 3, 24), (2, 2, false, .none, 8, 33),
             (3, 3, false, .reluMinus1To1, 5, 17), (5, 1, false, .none, 7, 48), (1, 2, true, .none, 20, 40),
+            (3, 1, true, .relu, 3, 40),
         ])
     func conv(kernel: Int, stride: Int, same: Bool, activation: FusedActivation, ic: Int, oc: Int) throws {
         for threads in [1, 2] {
