@@ -83,11 +83,11 @@ void knn_depthwise(const float *in, int ih, int iw, int c, const float *packed, 
                     v16 a[8] = {bv, bv, bv, bv, bv, bv, bv, bv};
                     for (int ky = 0; ky < 5; ky++) {
                         const float *r = p + (size_t)ky * rs, *wr = w + (size_t)ky * 5 * cpad;
-                        v16 in[12];
-                        for (int k = 0; k < 12; k++) in[k] = load16(r + (size_t)k * c);
+                        v16 row[12];
+                        for (int k = 0; k < 12; k++) row[k] = load16(r + (size_t)k * c);
                         for (int kx = 0; kx < 5; kx++) {
                             v16 wv = load16(wr + (size_t)kx * cpad);
-                            for (int k = 0; k < 8; k++) a[k] += in[k + kx] * wv;
+                            for (int k = 0; k < 8; k++) a[k] += row[k + kx] * wv;
                         }
                     }
                     for (int k = 0; k < 8; k++) store_n(o + (size_t)k * c, activate(a[k], act, b), left);
