@@ -94,28 +94,28 @@ void knn_conv_direct(const float *in, int ih, int iw, int c, int kh, int kw, int
     for (int oy = oy0; oy < oy1; oy++) {
         int iy0, ky0, ky1;
         knn_rows_inside(oy, sh, pad_top, kh, dh, ih, &iy0, &ky0, &ky1);
+        // Whether this block's interior already ran with the block before it (DIRECT_RUN2).
+        int paired = 0;
         for (int b = 0; b < blocks; b++) {
             const float *w = packed + (size_t)b * k * KNN_BLOCK;
-            size_t width = (size_t)(n - b * KNN_BLOCK);
+            const size_t width = (size_t)(n - b * KNN_BLOCK);
             int ox = ox_lo;
-            if (wide && b + 1 < blocks) {
-                // Two blocks over the interior; the edge pixels (a few a row) one block at a time.
+            if (paired) {
+                paired = 0;
+            } else if (wide && b + 1 < blocks) {
                 const float *w2 = w + k * KNN_BLOCK;
                 const size_t width2 = (size_t)(n - (b + 1) * KNN_BLOCK);
                 for (; ox + 8 <= ox_hi; ox += 8) DIRECT_RUN2(8);
                 for (; ox < ox_hi; ox++) DIRECT_RUN2(1);
-                for (ox = 0; ox < ox_lo; ox++) DIRECT_EDGE(ox);
-                for (ox = ox_hi; ox < ow; ox++) DIRECT_EDGE(ox);
-                b++, w = w2, width = width2;
-                for (ox = 0; ox < ox_lo; ox++) DIRECT_EDGE(ox);
-                for (ox = ox_hi; ox < ow; ox++) DIRECT_EDGE(ox);
-                continue;
+                paired = 1;
+            } else {
+                if (wide)
+                    for (; ox + 8 <= ox_hi; ox += 8) DIRECT_RUN(8);
+                for (; ox + 4 <= ox_hi; ox += 4) DIRECT_RUN(4);
+                for (; ox < ox_hi; ox++) DIRECT_RUN(1);
             }
-            if (wide)
-                for (; ox + 8 <= ox_hi; ox += 8) DIRECT_RUN(8);
-            for (; ox + 4 <= ox_hi; ox += 4) DIRECT_RUN(4);
-            for (; ox < ox_hi; ox++) DIRECT_RUN(1);
-            // Columns whose window crosses the left or right edge: taps outside add nothing.
+            // Columns whose window crosses the left or right edge (a few a row), one block at
+            // a time: taps outside add nothing.
             for (ox = 0; ox < ox_lo; ox++) DIRECT_EDGE(ox);
             for (ox = ox_hi; ox < ow; ox++) DIRECT_EDGE(ox);
         }
