@@ -11,11 +11,13 @@
 // own bright edge. Of every reading of the sides whose bands are one even tone, the most
 // even wins; readings that leave sides where they are (the outer edge already: a bezel
 // thinner at the top than the search's reach, a card dark along two sides only) count only
-// when no reading leaves fewer. Outside, a side's edge is the first strong one going out (a
-// busy background's stronger edges lie beyond a bezel). The outline as found is a reading too
-// when an even band lies just inside every side: then no band width is borrowed beyond it.
-// The caller runs the search a second time for a band round the first (a photo's mat inside
-// a screen's bezel).
+// when no reading leaves fewer. The last of them moves one side alone, the other three on the
+// outer edge already, when the band it crosses has the tone of the thin strip just inside
+// those three (the bezel, even all round). Outside, a side's edge is the first strong one
+// going out (a busy background's stronger edges lie beyond a bezel). The outline as found is
+// a reading too when an even band lies just inside every side: then no band width is borrowed
+// beyond it. The caller runs the search a second time for a band round the first (a photo's
+// mat inside a screen's bezel).
 #include <algorithm>
 
 #include "rectangle_stages.hpp"
@@ -124,7 +126,9 @@ BorderEvidence gatherEvidence(const cv::Mat &image, double scale, const Corners 
 /// on the outer edge already with the inner one found inside them, a screen's picture edge).
 /// Sides that stay need two adjacent sides that moved out and none inside: where a bezel is
 /// thin (a screen's top) the refinement has fitted its outer edge already, where it is wider
-/// (the bottom and a side) it fitted the picture's.
+/// (the bottom and a side) it fitted the picture's. Or three stay and the fourth moved out
+/// alone: the outline is on the bezel's outer edge but for one side, on the picture's edge
+/// where the bezel is widest (its band is judged with the strips inside the three, `bandTone`).
 bool bandLines(const BorderEvidence &e, const std::array<Band, 4> &reading, std::array<SideFit, 4> &outerLines,
                std::array<SideFit, 4> &otherEdges, std::vector<int> &lost) {
     int moved = 0, inside = 0, stays = 0;
@@ -141,7 +145,7 @@ bool bandLines(const BorderEvidence &e, const std::array<Band, 4> &reading, std:
         }
     }
     // Every side inside moves nothing: the reading that the outline is already the outer one.
-    bool enough = stays > 0          ? inside == 0 && adjacentMoved
+    bool enough = stays > 0          ? (inside == 0 && adjacentMoved) || (stays == 3 && moved == 1)
                   : lost.empty()     ? moved > 0 || inside == 4
                   : lost.size() == 1 ? moved >= 2
                                      : lost.size() == 2 && (inside == 2 || moved == 2);
@@ -179,7 +183,24 @@ BandTone bandTone(const cv::Mat &image, const BorderEvidence &e, const std::arra
                   const std::array<SideFit, 4> &outerLines, const std::array<SideFit, 4> &otherEdges) {
     BandTone tone;
     bool acrossToo = leavesSides(reading);  // only such readings are judged across their bands
+    int staying = static_cast<int>(std::count(reading.begin(), reading.end(), Band::stays));
     for (int k = 0; k < 4; k++) {
+        if (reading[k] == Band::stays && staying == 3) {
+            // One side moved alone: the bezel it crossed must have the tone of the thin strip
+            // just inside the sides that stay (a screen's bezel, even all round).
+            for (int step = 1; step <= T::bandSamples; step++) {
+                cv::Point2d p = e.c[k] + (e.c[(k + 1) % 4] - e.c[k]) * (step / (T::bandSamples + 1.0)) -
+                                e.normals[k] * T::thinBezelDepth;
+                if (!(p.x >= 0 && p.y >= 0 && p.x < image.cols && p.y < image.rows)) continue;
+                double v = image.at<uint8_t>(static_cast<int>(p.y), static_cast<int>(p.x));
+                tone.sum += v;
+                tone.squares += v * v;
+                tone.count++;
+                tone.sideSum[k] += v;
+                tone.sideCount[k]++;
+            }
+            continue;
+        }
         if (reading[k] == Band::stays) continue;  // no band to sample
         double previous = -1;
         for (int step = 1; step <= T::bandSamples; step++) {
@@ -272,14 +293,17 @@ bool enclosingBorder(const cv::Mat &image, double scale, Corners &corners, doubl
     // Every reading of the sides (an edge found outside may be clutter, one inside the
     // picture's own): the one whose bands are the most even tone wins. Readings where some
     // sides stay sample fewer bands (fewer bands are more easily even), so they come only
-    // when no reading with fewer such sides exists.
+    // when no reading with fewer such sides exists. One side moved alone is tried last, in
+    // the second search too (a mat's band found round every side but the widest bezel's).
     bool ok = false;
     double best = unmoved ? unmovedDeviation : 1e9;
     constexpr int kinds = 5;
-    for (int staying = 0; staying <= 2; staying++) {
-        // The second search (a band round the first) moves every side; an outline with an
-        // even band inside every side may be the outer edge already.
-        if (ok || (staying > 0 && (outsideOnly || unmoved))) break;
+    for (int staying = 0; staying <= 3; staying++) {
+        // The second search (a band round the first) moves every side, or one alone; an
+        // outline with an even band inside every side may be the outer edge already, or
+        // outer but for one side.
+        if (ok) break;
+        if (staying > 0 && staying < 3 && (outsideOnly || unmoved)) continue;
         for (int code = 0; code < kinds * kinds * kinds * kinds; code++) {
             std::array<Band, 4> reading;
             bool possible = true;

@@ -206,6 +206,8 @@ struct Tuning {
     /// on average between a quarter in from each edge (measured: a bezel or a printed strip 2–7,
     /// the blurred tail of a page's own edge 13–37 on its worst side).
     static constexpr double flatBand = 10;
+    /// Where one side moves out alone, the thin bezel is sampled this far inside the others.
+    static constexpr double thinBezelDepth = 2;
 };
 
 }  // namespace kgeo::rect
