@@ -174,9 +174,12 @@ struct BandTone {
     int count = 0, stepCount = 0;
     std::array<double, 4> sideSum{}, sideRamp{};
     std::array<int, 4> sideCount{}, sideRampCount{};
+    std::array<double, 4> sideContrast{};
+    std::array<int, 4> sideContrastCount{};
 
     double sideMean(int k) const { return sideSum[k] / sideCount[k]; }
     double sideRampMean(int k) const { return sideRamp[k] / std::max(1, sideRampCount[k]); }
+    double sideContrastMean(int k) const { return sideContrast[k] / std::max(1, sideContrastCount[k]); }
 };
 
 BandTone bandTone(const cv::Mat &image, const BorderEvidence &e, const std::array<Band, 4> &reading,
@@ -229,6 +232,13 @@ BandTone bandTone(const cv::Mat &image, const BorderEvidence &e, const std::arra
             if (acrossToo && inImage(q1) && inImage(q3)) {
                 tone.sideRamp[k] += std::abs(at(q1) - at(q3));
                 tone.sideRampCount[k]++;
+                // And how far the band's tone lies from what is just inside the side: the
+                // change across the band may scale with it (`flatBandShare`).
+                cv::Point2d within = s - n * T::insideToneDepth;
+                if (inImage(within)) {
+                    tone.sideContrast[k] += std::abs(at(within) - v);
+                    tone.sideContrastCount[k]++;
+                }
             }
             if (previous >= 0) {
                 tone.steps += std::abs(v - previous);
@@ -261,9 +271,13 @@ bool outerQuad(const cv::Mat &image, const BorderEvidence &e, const std::array<B
     BandTone tone = bandTone(image, e, reading, outerLines, otherEdges);
     if (tone.count < T::minimumBandSamples) return false;
     // Sides that stay leave fewer bands to judge by: those that moved must be flat across
-    // too (the blurred tail of a page's own edge passes for an even band along it).
+    // too (the blurred tail of a page's own edge passes for an even band along it) — within a
+    // share of their contrast with what lies inside the side, as a dark bezel's quarter next
+    // to a white mat carries the mat's blur.
     for (int k = 0; k < 4 && leavesSides(reading); k++)
-        if (tone.sideRampCount[k] > 0 && tone.sideRampMean(k) > T::flatBand) return false;
+        if (tone.sideRampCount[k] > 0 &&
+            tone.sideRampMean(k) > std::max(T::flatBand, T::flatBandShare * tone.sideContrastMean(k)))
+            return false;
     // A lost side's band must look like the band whose width it took (the same bezel), not
     // like whatever lies beyond an outline that was already the outer one.
     for (int k : lost) {

@@ -206,6 +206,11 @@ struct Tuning {
     /// on average between a quarter in from each edge (measured: a bezel or a printed strip 2–7,
     /// the blurred tail of a page's own edge 13–37 on its worst side).
     static constexpr double flatBand = 10;
+    /// Or by this share of the band's contrast with the tone `insideToneDepth` pixels inside its
+    /// side, where larger (measured: a black bezel beside a white mat 13.5 at a contrast of 169,
+    /// a band of background wrongly taken beside it 31.9 at 170).
+    static constexpr double flatBandShare = 0.1;
+    static constexpr double insideToneDepth = 2;
     /// Where one side moves out alone, the thin bezel is sampled this far inside the others.
     static constexpr double thinBezelDepth = 2;
 };

@@ -266,6 +266,16 @@ import Testing
         try await expectDocumentWithinOnePercent(sceneCase)
     }
 
+    /// Framed-screen scene 4021 (the tuning set): a white mat inside a black bezel 10–14 px wide
+    /// along two sides, 2–3 px along the others. The bezel's band changes by 13.5 grey levels
+    /// across its width, the white mat's blur in its inner quarter — more than the 10 a band
+    /// may change where sides stay (2.1 % off), within a tenth of its contrast with the mat (169).
+    @Test("A dark bezel beside a white mat is a flat band: its change across within a tenth of its contrast")
+    func darkBezelBesideMat() async throws {
+        try await expectDocumentWithinOnePercent(
+            GeometryTestScenes.Case(kind: .framedScreen, background: "messi5.jpg", seed: 4021))
+    }
+
     /// The document request finds the scene's object with every corner within 1 % of its diagonal.
     func expectDocumentWithinOnePercent(_ sceneCase: GeometryTestScenes.Case) async throws {
         let scene = try GeometryTestScenes.make(sceneCase)
