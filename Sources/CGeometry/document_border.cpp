@@ -193,7 +193,7 @@ BandTone bandTone(const cv::Mat &image, const BorderEvidence &e, const std::arra
             // just inside the sides that stay (a screen's bezel, even all round).
             for (int step = 1; step <= T::bandSamples; step++) {
                 cv::Point2d p = e.c[k] + (e.c[(k + 1) % 4] - e.c[k]) * (step / (T::bandSamples + 1.0)) -
-                                e.normals[k] * T::thinBezelDepth;
+                                e.normals[k] * T::insideToneDepth;
                 if (!(p.x >= 0 && p.y >= 0 && p.x < image.cols && p.y < image.rows)) continue;
                 double v = image.at<uint8_t>(static_cast<int>(p.y), static_cast<int>(p.x));
                 tone.sum += v;

@@ -210,9 +210,9 @@ struct Tuning {
     /// side, where larger (measured: a black bezel beside a white mat 13.5 at a contrast of 169,
     /// a band of background wrongly taken beside it 31.9 at 170).
     static constexpr double flatBandShare = 0.1;
+    /// The tone just inside a side is read this far in: a moved band's contrast with it, and,
+    /// where one side moves out alone, the thin bezel inside the three that stay.
     static constexpr double insideToneDepth = 2;
-    /// Where one side moves out alone, the thin bezel is sampled this far inside the others.
-    static constexpr double thinBezelDepth = 2;
 };
 
 }  // namespace kgeo::rect

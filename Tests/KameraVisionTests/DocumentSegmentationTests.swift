@@ -254,8 +254,9 @@ import Testing
 
     /// Framed-screen scenes 4010 and 4014 (the tuning set): the outline lies on the bezel's
     /// outer edge but for one side, on the picture's edge where the bezel is widest (1.5 and
-    /// 1.9 % off); no other side has a band to move by, so only a reading that moves that side
-    /// alone — its band the tone of the thin strip inside the other three — finds the screen.
+    /// 1.9 % off; in 4014 after the first search moved out to a mat's edge); no other side has a
+    /// band to move by, so only a reading that moves that side alone — its band the tone of the
+    /// thin strip inside the other three — finds the screen.
     @Test(
         "One side moves out alone onto the bezel's outer edge",
         arguments: [
